@@ -1,0 +1,41 @@
+"""One exception root for the whole suite.
+
+Every error also derives from the matching builtin, so callers that only know Python's own
+exceptions still catch it; every rule error carries the spec rule ID it enforces.
+"""
+
+from __future__ import annotations
+
+
+class FiveUpError(Exception):
+    """Root of every error raised by the suite."""
+
+    rule: str | None = None
+
+
+class NotationError(FiveUpError, ValueError):
+    """A text form (tile, connection point, placement, action) that does not parse."""
+
+
+class IllegalMoveError(FiveUpError, ValueError):
+    """An action the rules forbid; the game state is left exactly as it was.
+
+    ``rule`` is the ID of the spec rule that forbids it (for example ``SPN-2``).
+    """
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+        self.message = message
+
+
+class UsageError(FiveUpError, ValueError):
+    """A mistake in how a command or function was called (exit code 2)."""
+
+
+class FixtureError(FiveUpError, ValueError):
+    """A fixture file that is not valid; the message names the file, place and problem."""
+
+
+class EngineError(FiveUpError, RuntimeError):
+    """An engine under test misbehaved: crashed, hung, broke the protocol or lied."""

@@ -1,0 +1,1 @@
+"""The conformance harness: fixtures, the case runner, engine connections and reports."""

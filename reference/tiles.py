@@ -1,0 +1,282 @@
+"""Value types of the game and their text forms (spec section NOT, "Notation").
+
+Every value round-trips through text: ``Tile.parse(t.text) == t`` and likewise for
+``Point``, ``Placement`` and ``Action``. The forms are::
+
+    tile        [1|4]                      lower half first
+    point       [1|4]:low  [1|4]:high      ends of a non-double
+                [1|1]:line-a  [1|1]:line-b  [1|1]:branch-a  [1|1]:branch-b
+    placement   [1|4]                      the opening tile
+                [1|2]@[1|1]:line-b         a tile joined to a connection point
+    action      0 play [1|2]@[1|1]:line-b   1 draw   2 pass
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from fiveup.errors import NotationError
+
+MAX_PIPS = 6
+
+
+class Slot(enum.Enum):
+    """Where on a tile a connection point sits."""
+
+    LOW = "low"
+    """The lower-valued end of a non-double."""
+    HIGH = "high"
+    """The higher-valued end of a non-double."""
+    LINE_A = "line-a"
+    """A double's first line side; a double joined to the layout joins by this side."""
+    LINE_B = "line-b"
+    """A double's second line side."""
+    BRANCH_A = "branch-a"
+    """A double's first branch; open only once both line sides are occupied."""
+    BRANCH_B = "branch-b"
+    """A double's second branch; open only once both line sides are occupied."""
+
+    @property
+    def is_end(self) -> bool:
+        """True for the two ends of a non-double."""
+        return self in (Slot.LOW, Slot.HIGH)
+
+    @property
+    def is_line(self) -> bool:
+        """True for a double's two line sides."""
+        return self in (Slot.LINE_A, Slot.LINE_B)
+
+    @property
+    def is_branch(self) -> bool:
+        """True for a double's two branches."""
+        return self in (Slot.BRANCH_A, Slot.BRANCH_B)
+
+
+DOUBLE_SLOTS = (Slot.LINE_A, Slot.LINE_B, Slot.BRANCH_A, Slot.BRANCH_B)
+END_SLOTS = (Slot.LOW, Slot.HIGH)
+
+_TILE_RE = re.compile(r"\[(\d)\|(\d)\]")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Tile:
+    """A domino of the double-six set; ``low <= high`` always holds."""
+
+    low: int
+    high: int
+
+    def __post_init__(self) -> None:
+        if not (0 <= self.low <= self.high <= MAX_PIPS):
+            raise NotationError(
+                f"no such tile [{self.low}|{self.high}]: halves run 0..6, lower half first"
+            )
+
+    @staticmethod
+    def of(a: int, b: int) -> Tile:
+        """The tile with halves ``a`` and ``b`` in either order (shared instances)."""
+        low, high = (a, b) if a <= b else (b, a)
+        if 0 <= low and high <= MAX_PIPS:
+            return _tile(low, high)
+        return Tile(low, high)  # raises the NotationError
+
+    @staticmethod
+    def parse(text: str) -> Tile:
+        """Read ``[a|b]``; the halves may come in either order."""
+        m = _TILE_RE.fullmatch(text.strip())
+        if m is None:
+            raise NotationError(f"not a tile: {text!r} (expected a form like [1|4])")
+        return Tile.of(int(m[1]), int(m[2]))
+
+    @property
+    def text(self) -> str:
+        """Canonical text form, lower half first."""
+        return f"[{self.low}|{self.high}]"
+
+    @property
+    def is_double(self) -> bool:
+        """True when both halves show the same value: every double is a spinner."""
+        return self.low == self.high
+
+    @property
+    def pips(self) -> int:
+        """The sum of both halves."""
+        return self.low + self.high
+
+    def has(self, value: int) -> bool:
+        """True when one half shows ``value``."""
+        return self.low == value or self.high == value
+
+    def other(self, value: int) -> int:
+        """The half left free when the half ``value`` is matched."""
+        return self.high if self.low == value else self.low
+
+    def slots(self) -> tuple[Slot, ...]:
+        """The connection-point slots this tile has."""
+        return DOUBLE_SLOTS if self.is_double else END_SLOTS
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Tile.parse({self.text!r})"
+
+
+@cache
+def _tile(low: int, high: int) -> Tile:
+    return Tile(low, high)
+
+
+ALL_TILES: tuple[Tile, ...] = tuple(
+    Tile.of(low, high) for low in range(MAX_PIPS + 1) for high in range(low, MAX_PIPS + 1)
+)
+"""The 28 tiles of the double-six set in canonical order."""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Point:
+    """A connection point: a tile on the table and a slot on it (``[1|1]:branch-a``)."""
+
+    tile: Tile
+    slot: Slot
+
+    def __post_init__(self) -> None:
+        if self.slot not in self.tile.slots():
+            kind = "a double" if self.tile.is_double else "a non-double"
+            raise NotationError(
+                f"{self.tile.text} is {kind} and has no slot {self.slot.value!r} "
+                f"(it has {', '.join(s.value for s in self.tile.slots())})"
+            )
+
+    @staticmethod
+    def parse(text: str) -> Point:
+        """Read ``[a|b]:slot``."""
+        tile_text, sep, slot_text = text.strip().partition(":")
+        if not sep:
+            raise NotationError(
+                f"not a connection point: {text!r} (expected a form like [1|1]:line-b)"
+            )
+        try:
+            slot = Slot(slot_text)
+        except ValueError:
+            names = ", ".join(s.value for s in Slot)
+            raise NotationError(
+                f"unknown slot {slot_text!r} in {text!r} (one of {names})"
+            ) from None
+        return Point(Tile.parse(tile_text), slot)
+
+    @property
+    def value(self) -> int:
+        """The pip value a tile must match to join here."""
+        if self.slot is Slot.HIGH:
+            return self.tile.high
+        return self.tile.low
+
+    @property
+    def text(self) -> str:
+        """Canonical text form."""
+        return f"{self.tile.text}:{self.slot.value}"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Point.parse({self.text!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """A tile put on the table: the opening (``target`` is None) or joined to a point."""
+
+    tile: Tile
+    target: Point | None = None
+
+    @staticmethod
+    def parse(text: str) -> Placement:
+        """Read ``[a|b]`` (opening) or ``[a|b]@[c|d]:slot``."""
+        tile_text, sep, point_text = text.strip().partition("@")
+        tile = Tile.parse(tile_text)
+        return Placement(tile, Point.parse(point_text) if sep else None)
+
+    @property
+    def text(self) -> str:
+        """Canonical text form."""
+        return self.tile.text if self.target is None else f"{self.tile.text}@{self.target.text}"
+
+    @property
+    def joining_slot(self) -> Slot | None:
+        """The slot of the placed tile that touches the target (None for the opening)."""
+        if self.target is None:
+            return None
+        if self.tile.is_double:
+            return Slot.LINE_A
+        return Slot.LOW if self.tile.low == self.target.value else Slot.HIGH
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Placement.parse({self.text!r})"
+
+
+class Verb(enum.Enum):
+    """What a player does on a turn."""
+
+    PLAY = "play"
+    """Put a tile on the table."""
+    DRAW = "draw"
+    """Take the top tile of the boneyard."""
+    PASS = "pass"
+    """Give the turn away: only when unable to play and the boneyard is empty."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One step of a round by one seat: ``0 play [1|4]``, ``1 draw``, ``2 pass``."""
+
+    seat: int
+    verb: Verb
+    placement: Placement | None = None
+
+    def __post_init__(self) -> None:
+        if (self.verb is Verb.PLAY) != (self.placement is not None):
+            raise NotationError("a play action carries a placement; draw and pass carry none")
+        if self.seat < 0:
+            raise NotationError(f"no seat {self.seat}: seats are numbered from 0")
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        """Read ``<seat> play <placement>``, ``<seat> draw`` or ``<seat> pass``."""
+        parts = text.split()
+        if len(parts) < 2 or not parts[0].isdigit():
+            raise NotationError(
+                f"not an action: {text!r} (expected '<seat> play <placement>', "
+                "'<seat> draw' or '<seat> pass')"
+            )
+        try:
+            verb = Verb(parts[1])
+        except ValueError:
+            raise NotationError(
+                f"unknown verb {parts[1]!r} in {text!r} (play, draw or pass)"
+            ) from None
+        if verb is Verb.PLAY:
+            if len(parts) != 3:
+                raise NotationError(f"{text!r}: 'play' takes one placement")
+            return Action(int(parts[0]), verb, Placement.parse(parts[2]))
+        if len(parts) != 2:
+            raise NotationError(f"{text!r}: {verb.value!r} takes nothing after it")
+        return Action(int(parts[0]), verb)
+
+    @property
+    def text(self) -> str:
+        """Canonical text form."""
+        base = f"{self.seat} {self.verb.value}"
+        return base if self.placement is None else f"{base} {self.placement.text}"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Action.parse({self.text!r})"

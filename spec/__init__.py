@@ -1,0 +1,1 @@
+"""Data package: shipped so that an installed wheel carries the spec."""
