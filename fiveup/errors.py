@@ -39,3 +39,14 @@ class FixtureError(FiveUpError, ValueError):
 
 class EngineError(FiveUpError, RuntimeError):
     """An engine under test misbehaved: crashed, hung, broke the protocol or lied."""
+
+
+class UnsupportedCase(FiveUpError, LookupError):
+    """An engine declined a case: it does not support the level or the function asked.
+
+    Not an error of the engine: the runner reports the case as unsupported, with ``reason``.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
