@@ -1,0 +1,385 @@
+"""The fixture linter behind ``fiveup validate``.
+
+First the JSON Schema (the format), then sanity checks the schema cannot express: unique IDs,
+rule IDs that exist in the spec, canonical tiles, deals that are permutations of the 28 tiles,
+scripts that name only tiles and points that exist, expectations whose sizes fit the case, and
+the coverage of every checkable spec rule.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from fiveup.errors import NotationError
+from fiveup.harness.corpus import Problem, SourceFile, pointer, read_yaml
+from fiveup.harness.rules import Rule, spec_rules
+from fiveup.reference.tiles import ALL_TILES, Action, Placement, Point, Tile
+
+HAND_SIZE = 5
+
+
+def rounded_penalty(pips: int) -> int:
+    """PEN-2, restated here so that the linter does not lean on the engine it checks."""
+    return (pips + 2) // 5 * 5
+
+
+@cache
+def fixture_schema() -> dict[str, Any]:
+    """The JSON Schema of fixture files, as shipped in the package."""
+    text = (
+        importlib.resources.files("fiveup.spec")
+        .joinpath("schemas/fixture.schema.json")
+        .read_text("utf-8")
+    )
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(fixture_schema())
+
+
+@dataclass(slots=True)
+class LintReport:
+    """What the linter found: problems, the parsed files and rule coverage."""
+
+    sources: list[SourceFile] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    coverage: dict[str, list[str]] = field(default_factory=dict)
+    """Case IDs by rule ID, for every rule of the spec."""
+
+    @property
+    def case_count(self) -> int:
+        """How many cases the valid files hold."""
+        return sum(len(s.data["cases"]) for s in self.sources)
+
+
+def _schema_problems(src: SourceFile) -> list[Problem]:
+    found = []
+    for err in _validator().iter_errors(src.data):
+        # A failed `if/then` or `oneOf` hides the real cause one level down: report the
+        # deepest errors, which name the actual key or value.
+        leaves = _leaf_errors(err)
+        for leaf in leaves:
+            ptr = pointer(leaf.absolute_path)
+            found.append(src.problem(ptr, f"schema: {leaf.message}"))
+    return sorted(set(found))
+
+
+def _leaf_errors(err: jsonschema.ValidationError) -> list[jsonschema.ValidationError]:
+    if not err.context:
+        return [err]
+    best = jsonschema.exceptions.best_match(err.context)
+    return _leaf_errors(best) if best is not None else [err]
+
+
+class _Checker:
+    """Sanity checks on one schema-valid file."""
+
+    def __init__(self, src: SourceFile, rules: Mapping[str, Rule]) -> None:
+        self.src = src
+        self.rules = rules
+        self.problems: list[Problem] = []
+
+    def report(self, parts: Sequence[str | int], message: str) -> None:
+        self.problems.append(self.src.problem(pointer(parts), message))
+
+    def check(self) -> None:
+        for i, case in enumerate(self.src.data["cases"]):
+            at: list[str | int] = ["cases", i]
+            for j, rule in enumerate(case["rules"]):
+                if rule not in self.rules:
+                    self.report([*at, "rules", j], f"unknown rule ID {rule} (not in spec/rules.md)")
+                elif not self.rules[rule].checkable:
+                    self.report(
+                        [*at, "rules", j], f"rule {rule} is a conduct rule: no case can check it"
+                    )
+            self._tiles(case["given"], [*at, "given"])
+            self._tiles(case["expect"], [*at, "expect"])
+            level = case["level"]
+            if level == "scoring":
+                self._scoring(case, at)
+            elif level == "layout":
+                self._layout(case, at)
+            elif level == "round":
+                self._round(case["given"], case["expect"], at)
+            else:
+                self._match(case, at)
+
+    def _tiles(self, value: Any, at: list[str | int]) -> None:
+        """Every tile, point and placement text in the case is canonical and exists."""
+        if isinstance(value, dict):
+            for k, v in value.items():
+                if isinstance(k, str) and k.startswith("["):
+                    self._text(k, [*at, k], key=True)
+                self._tiles(v, [*at, k])
+        elif isinstance(value, list):
+            for k, v in enumerate(value):
+                self._tiles(v, [*at, k])
+        elif isinstance(value, str) and "[" in value:
+            self._text(value, at, key=False)
+
+    def _text(self, text: str, at: list[str | int], *, key: bool) -> None:
+        try:
+            parsed: Tile | Point | Placement | Action
+            if text[0].isdigit():
+                parsed = Action.parse(text)
+            elif ":" in text and "@" not in text:
+                parsed = Point.parse(text)
+            else:
+                parsed = Placement.parse(text)
+                if parsed.target is None:
+                    parsed = parsed.tile
+        except NotationError as exc:
+            self.report(at, str(exc))
+            return
+        if parsed.text != text:
+            self.report(at, f"{text!r} is not canonical: write {parsed.text!r}")
+
+    def _scoring(self, case: Mapping[str, Any], at: list[str | int]) -> None:
+        fn, value = case["given"]["function"], case["given"]["input"]
+        wants_list = fn == "side_penalty"
+        if wants_list != isinstance(value, list):
+            kind = "a list of pips, one per partner" if wants_list else "a whole number"
+            self.report([*at, "given", "input"], f"function {fn} takes {kind}")
+        if (fn == "tally") != isinstance(case["expect"]["value"], dict):
+            self.report(
+                [*at, "expect", "value"],
+                "tally answers {fifties, strokes}; the other functions a number",
+            )
+        if fn in ("displayed", "tally") and isinstance(value, int) and value % 5:
+            self.report([*at, "given", "input"], f"{value} raw is not a multiple of 5")
+
+    def _layout(self, case: Mapping[str, Any], at: list[str | int]) -> None:
+        placements = case["given"]["placements"]
+        self._error_and_counts(
+            case["expect"], len(placements), [*at, "expect"], "steps", "placements"
+        )
+        snap = case["expect"].get("layout")
+        if snap:
+            self._snapshot(snap, [*at, "expect", "layout"])
+
+    def _snapshot(self, snap: Mapping[str, Any], at: list[str | int]) -> None:
+        for text, value in snap.get("points", {}).items():
+            try:
+                if Point.parse(text).value != value:
+                    self.report(
+                        [*at, "points", text],
+                        f"{text} has the value {Point.parse(text).value}, not {value}",
+                    )
+            except NotationError:
+                pass  # reported by _tiles
+        for k, (tile_text, value) in enumerate(snap.get("contributions", [])):
+            try:
+                tile = Tile.parse(tile_text)
+            except NotationError:
+                continue
+            possible = {2 * tile.low} if tile.is_double else {tile.low, tile.high}
+            if value not in possible:
+                self.report(
+                    [*at, "contributions", k],
+                    f"{tile.text} can contribute only {sorted(possible)}, not {value}",
+                )
+        if "contributions" in snap and "sum" in snap:
+            total = sum(v for _, v in snap["contributions"])
+            if total != snap["sum"]:
+                self.report(
+                    [*at, "sum"], f"sum {snap['sum']} but the contributions add up to {total}"
+                )
+
+    def _error_and_counts(
+        self, expect: Mapping[str, Any], actions: int, at: list[str | int], log: str, what: str
+    ) -> None:
+        accepted = actions
+        if "error" in expect:
+            err_at = expect["error"]["at"]
+            if err_at is not None and err_at >= actions:
+                self.report(
+                    [*at, "error", "at"],
+                    f"error at {what} index {err_at}, but there are only {actions} {what}",
+                )
+            elif err_at is not None:
+                accepted = err_at
+                if err_at != actions - 1:
+                    self.report(
+                        [*at, "error", "at"],
+                        f"the refused action must be the last one ({what} after index "
+                        f"{err_at} would never be played)",
+                    )
+        if log in expect and len(expect[log]) != accepted:
+            self.report(
+                [*at, log],
+                f"{len(expect[log])} {log} listed but {accepted} {what} "
+                "are accepted: list one entry per accepted action",
+            )
+
+    def _deal(self, start: Mapping[str, Any], players: int, at: list[str | int]) -> None:
+        hands = start["hands"]
+        if len(hands) != players:
+            self.report([*at, "hands"], f"{len(hands)} hands for {players} players")
+        for s, hand in enumerate(hands):
+            if len(hand) != HAND_SIZE:
+                self.report(
+                    [*at, "hands", s], f"seat {s} is dealt {len(hand)} tiles, not 5 (SET-3)"
+                )
+        deck = [t for hand in hands for t in hand] + list(start["boneyard"])
+        counts = Counter(deck)
+        for tile, n in sorted(counts.items()):
+            if n > 1:
+                self.report(
+                    [*at], f"the deal holds {tile} {n} times: a deal is the 28 tiles, each once"
+                )
+        missing = sorted({t.text for t in ALL_TILES} - set(deck))
+        if missing:
+            self.report(
+                [*at, "boneyard"],
+                f"the deal lacks {', '.join(missing)}: "
+                "hands and boneyard together are the 28 tiles, each once",
+            )
+        opener = start.get("opener")
+        if opener is not None and opener >= players:
+            self.report([*at, "opener"], f"no seat {opener} with {players} players")
+        for k, text in enumerate(start["actions"]):
+            try:
+                seat = Action.parse(text).seat
+            except NotationError:
+                continue
+            if seat >= players:
+                self.report([*at, "actions", k], f"no seat {seat} with {players} players")
+
+    def _round(
+        self, given: Mapping[str, Any], expect: Mapping[str, Any], at: list[str | int]
+    ) -> None:
+        players = given["players"]
+        self._deal(given, players, [*at, "given"])
+        self._scores(given.get("scores"), players, [*at, "given", "scores"])
+        self._error_and_counts(expect, len(given["actions"]), [*at, "expect"], "events", "actions")
+        self._round_expect(expect, players, [*at, "expect"])
+
+    def _round_expect(self, expect: Mapping[str, Any], players: int, at: list[str | int]) -> None:
+        for k, event in enumerate(expect.get("events", [])):
+            kinds = [v for v in ("play", "draw", "pass") if v in event]
+            if len(kinds) > 1:
+                self.report(
+                    [*at, "events", k], f"an event is one of play, draw or pass, not {kinds}"
+                )
+            if ("sum" in event or "credit" in event) and kinds and kinds != ["play"]:
+                self.report([*at, "events", k], "only a play has a sum and a credit")
+            if event.get("seat", 0) >= players:
+                self.report([*at, "events", k, "seat"], f"no seat {event['seat']}")
+        state = expect.get("state", {})
+        self._state(state, players, [*at, "state"])
+
+    def _state(self, state: Mapping[str, Any], players: int, at: list[str | int]) -> None:
+        if "hands" in state and len(state["hands"]) != players:
+            self.report([*at, "hands"], f"{len(state['hands'])} hands for {players} players")
+        self._scores(state.get("scores"), players, [*at, "scores"])
+        if state.get("layout"):
+            self._snapshot(state["layout"], [*at, "layout"])
+        result = state.get("result")
+        if result:
+            for key in ("pips", "penalties"):
+                if key in result and len(result[key]) != players:
+                    self.report(
+                        [*at, "result", key], f"{len(result[key])} entries for {players} players"
+                    )
+            if "pips" in result and "penalties" in result:
+                for s, (pips, pen) in enumerate(
+                    zip(result["pips"], result["penalties"], strict=False)
+                ):
+                    if rounded_penalty(pips) != pen:
+                        self.report(
+                            [*at, "result", "penalties", s],
+                            f"{pips} pips round to {rounded_penalty(pips)}, not {pen} (PEN-2)",
+                        )
+            if result.get("end") == "blocked" and result.get("winner") is not None:
+                self.report([*at, "result", "winner"], "a blocked round has no winner (END-3)")
+
+    def _scores(self, scores: list[int] | None, players: int, at: list[str | int]) -> None:
+        sides = 2 if players == 4 else players
+        if scores is not None and len(scores) != sides:
+            self.report(at, f"{len(scores)} scores for {sides} sides ({players} players)")
+
+    def _match(self, case: Mapping[str, Any], at: list[str | int]) -> None:
+        given, expect = case["given"], case["expect"]
+        players = given["players"]
+        self._scores(given.get("scores"), players, [*at, "given", "scores"])
+        self._scores(expect.get("scores"), players, [*at, "expect", "scores"])
+        for r, start in enumerate(given["rounds"]):
+            self._deal(start, players, [*at, "given", "rounds", r])
+        if "opener" not in given["rounds"][0] and expect.get("error", {}).get("round") != 0:
+            self.report(
+                [*at, "given", "rounds", 0],
+                "the first round needs an opener (the neutral draw, OPN-1)",
+            )
+        for r, exp in enumerate(expect.get("rounds", [])):
+            self._round_expect(exp, players, [*at, "expect", "rounds", r])
+        if len(expect.get("rounds", [])) > len(given["rounds"]):
+            self.report([*at, "expect", "rounds"], "more rounds expected than given")
+        if "error" in expect and expect["error"]["round"] >= len(given["rounds"]):
+            self.report([*at, "expect", "error", "round"], "no such round")
+        winner = expect.get("winner")
+        sides = 2 if players == 4 else players
+        if winner is not None and winner >= sides:
+            self.report([*at, "expect", "winner"], f"no side {winner}")
+
+
+def lint(
+    files: Iterable[Path],
+    *,
+    require_coverage: bool,
+    rules: Mapping[str, Rule] | None = None,
+    read: Callable[[Path], SourceFile] = read_yaml,
+) -> LintReport:
+    """Check fixture files; with ``require_coverage`` every checkable rule needs a case."""
+    rules = spec_rules() if rules is None else rules
+    report = LintReport(coverage={r: [] for r in rules})
+    first_seen: dict[str, Problem] = {}
+    for path in files:
+        src = read(path)
+        report.problems.extend(src.problems)
+        if src.data is None or src.problems:
+            continue
+        schema = _schema_problems(src)
+        if schema:
+            report.problems.extend(schema)
+            continue
+        checker = _Checker(src, rules)
+        checker.check()
+        report.problems.extend(checker.problems)
+        for i, case in enumerate(src.data["cases"]):
+            where = src.problem(pointer(["cases", i, "id"]), "")
+            if case["id"] in first_seen:
+                first = first_seen[case["id"]]
+                report.problems.append(
+                    Problem(
+                        where.file,
+                        where.line,
+                        where.pointer,
+                        f"duplicate case ID {case['id']!r} (first at {first.file}:{first.line})",
+                    )
+                )
+            else:
+                first_seen[case["id"]] = where
+            for rule in case["rules"]:
+                report.coverage.setdefault(rule, []).append(case["id"])
+        if not checker.problems:
+            report.sources.append(src)
+    if require_coverage:
+        for rule_id, rule in rules.items():
+            if rule.checkable and not report.coverage.get(rule_id):
+                report.problems.append(
+                    Problem("spec/rules.md", 0, "", f"rule {rule_id} is covered by no case")
+                )
+    report.problems.sort(key=lambda p: (p.file, p.line, p.pointer, p.message))
+    return report
