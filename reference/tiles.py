@@ -24,7 +24,7 @@ MAX_PIPS = 6
 
 
 class Slot(enum.Enum):
-    """Where on a tile a connection point sits."""
+    """Where on a tile a connection point sits; slots order as declared."""
 
     LOW = "low"
     """The lower-valued end of a non-double."""
@@ -38,6 +38,26 @@ class Slot(enum.Enum):
     """A double's first branch; open only once both line sides are occupied."""
     BRANCH_B = "branch-b"
     """A double's second branch; open only once both line sides are occupied."""
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Slot):
+            return NotImplemented
+        return _SLOT_RANK[self] < _SLOT_RANK[other]
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Slot):
+            return NotImplemented
+        return _SLOT_RANK[self] <= _SLOT_RANK[other]
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Slot):
+            return NotImplemented
+        return _SLOT_RANK[self] > _SLOT_RANK[other]
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Slot):
+            return NotImplemented
+        return _SLOT_RANK[self] >= _SLOT_RANK[other]
 
     @property
     def is_end(self) -> bool:
@@ -54,6 +74,9 @@ class Slot(enum.Enum):
         """True for a double's two branches."""
         return self in (Slot.BRANCH_A, Slot.BRANCH_B)
 
+
+# Declaration order, so that points on one tile sort (``Point`` orders by tile, then slot).
+_SLOT_RANK = {slot: rank for rank, slot in enumerate(Slot)}
 
 DOUBLE_SLOTS = (Slot.LINE_A, Slot.LINE_B, Slot.BRANCH_A, Slot.BRANCH_B)
 END_SLOTS = (Slot.LOW, Slot.HIGH)
@@ -78,7 +101,7 @@ class Tile:
     def of(a: int, b: int) -> Tile:
         """The tile with halves ``a`` and ``b`` in either order (shared instances)."""
         low, high = (a, b) if a <= b else (b, a)
-        if 0 <= low and high <= MAX_PIPS:
+        if low >= 0 and high <= MAX_PIPS:
             return _tile(low, high)
         return Tile(low, high)  # raises the NotationError
 
