@@ -32,7 +32,11 @@ class Problem:
     def text(self) -> str:
         """``file:line: pointer: message``, the form printed by ``fiveup validate``."""
         where = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{where}: {self.pointer or '/'}: {self.message}"
+        return (
+            f"{where}: {self.pointer}: {self.message}"
+            if self.pointer
+            else f"{where}: {self.message}"
+        )
 
     def to_json(self) -> dict[str, JSON]:
         """The problem as a JSON object."""

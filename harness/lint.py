@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib.resources
 import json
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -232,13 +231,21 @@ class _Checker:
                 self.report(
                     [*at, "hands", s], f"seat {s} is dealt {len(hand)} tiles, not 5 (SET-3)"
                 )
+        places: list[list[str | int]] = [
+            ["hands", s, i] for s, hand in enumerate(hands) for i in range(len(hand))
+        ]
+        places.extend(["boneyard", i] for i in range(len(start["boneyard"])))
         deck = [t for hand in hands for t in hand] + list(start["boneyard"])
-        counts = Counter(deck)
-        for tile, n in sorted(counts.items()):
-            if n > 1:
+        first: dict[str, list[str | int]] = {}
+        for tile, place in zip(deck, places, strict=True):
+            if tile in first:
+                where = "/".join(str(p) for p in first[tile])
                 self.report(
-                    [*at], f"the deal holds {tile} {n} times: a deal is the 28 tiles, each once"
+                    [*at, *place],
+                    f"{tile} is dealt twice (also at {where}): a deal is the 28 tiles, each once",
                 )
+            else:
+                first[tile] = place
         missing = sorted({t.text for t in ALL_TILES} - set(deck))
         if missing:
             self.report(

@@ -24,6 +24,8 @@ class Rule:
     title: str
     checkable: bool
     text: str
+    line: int
+    """Where the rule stands in spec/rules.md."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +53,12 @@ def parse_rules(markdown: str) -> tuple[dict[str, Rule], dict[str, Section]]:
                     break
                 text.append(follow.strip())
             rules[m[1]] = Rule(
-                m[1], current.prefix, current.title, m[2] is None, " ".join(t for t in text if t)
+                m[1],
+                current.prefix,
+                current.title,
+                m[2] is None,
+                " ".join(t for t in text if t),
+                i + 1,
             )
     return rules, sections
 

@@ -1,0 +1,307 @@
+"""The linter refuses broken fixture files, naming the file, the place and the problem."""
+
+from __future__ import annotations
+
+import io
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from fiveup.cli import main
+from fiveup.harness.corpus import bundled_fixture_dir, fixture_files
+from fiveup.harness.lint import lint, rounded_penalty
+
+GOOD_SCORING = """\
+cases:
+  - id: t.scoring.credit-15
+    title: a sum of 15 credits 15
+    rules: [SCR-2]
+    provenance: {source: derived, note: test}
+    level: scoring
+    given: {function: credit, input: 15}
+    expect: {value: 15}
+"""
+
+TILES = [f"[{a}|{b}]" for a in range(7) for b in range(a, 7)]
+
+
+def round_case(
+    hands: list[list[str]] | None = None,
+    boneyard: list[str] | None = None,
+    extra_given: str = "",
+    expect: str = "state: {turn: 1}",
+    actions: str = '["0 play [0|0]"]',
+    players: int = 2,
+) -> str:
+    if hands is None:
+        hands = [TILES[5 * s : 5 * s + 5] for s in range(players)]
+    if boneyard is None:
+        boneyard = TILES[5 * players :]
+
+    def flow(tiles: list[str]) -> str:
+        return "[" + ", ".join(f'"{t}"' for t in tiles) + "]"
+
+    hands_text = "\n".join(f"        - {flow(h)}" for h in hands)
+    return textwrap.dedent("""\
+        cases:
+          - id: t.round.one
+            title: a round
+            rules: [OPN-5]
+            provenance: {source: derived, note: test}
+            level: round
+            given:
+              players: %d
+              hands:
+        %s
+              boneyard: %s
+              opener: 0
+              actions: %s%s
+            expect:
+              %s
+        """) % (players, hands_text, flow(boneyard), actions, extra_given, expect)
+
+
+def validate(tmp_path: Path, text: str, name: str = "case.yaml") -> tuple[int, str]:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    out = io.StringIO()
+    code = main(["validate", str(path)], stdout=out, stderr=out)
+    return code, out.getvalue()
+
+
+def test_a_good_file_passes(tmp_path: Path) -> None:
+    code, out = validate(tmp_path, GOOD_SCORING)
+    assert code == 0, out
+    assert out.startswith("ok: 1 cases in 1 files")
+
+
+def test_a_good_round_passes(tmp_path: Path) -> None:
+    code, out = validate(tmp_path, round_case())
+    assert code == 0, out
+
+
+BROKEN: list[tuple[str, str, int, str]] = [
+    # (name, file text, line, words the message must hold)
+    ("bad-yaml", "cases:\n  - id: [unclosed\n", 3, "YAML error"),
+    ("unsafe-tag", "cases: !!python/object/apply:os.system ['echo hi']\n", 1, "tag refused"),
+    ("not-utf8", "cases: caf\xe9\n", 1, "not UTF-8"),
+    ("empty", "", 1, "empty file"),
+    (
+        "duplicate-key",
+        GOOD_SCORING.replace("    level: scoring\n", "    level: scoring\n    level: layout\n"),
+        7,
+        "duplicate key 'level'",
+    ),
+    ("no-cases-key", "tests: []\n", 1, "'cases' is a required property"),
+    (
+        "missing-rules",
+        GOOD_SCORING.replace("    rules: [SCR-2]\n", ""),
+        2,
+        "'rules' is a required property",
+    ),
+    ("bad-id", GOOD_SCORING.replace("t.scoring.credit-15", "Not An ID"), 2, "does not match"),
+    ("unknown-level", GOOD_SCORING.replace("level: scoring", "level: galaxy"), 6, "is not one of"),
+    (
+        "unknown-key",
+        GOOD_SCORING.replace("    title:", "    colour: blue\n    title:"),
+        2,
+        "'colour' was unexpected",
+    ),
+    ("unknown-rule", GOOD_SCORING.replace("[SCR-2]", "[SCR-99]"), 4, "unknown rule ID SCR-99"),
+    ("conduct-rule", GOOD_SCORING.replace("[SCR-2]", "[SET-2]"), 4, "conduct rule"),
+    (
+        "bad-provenance",
+        GOOD_SCORING.replace("{source: derived, note: test}", "{source: rumour}"),
+        5,
+        "provenance",
+    ),
+    ("string-input", GOOD_SCORING.replace("input: 15", "input: fifteen"), 7, "input"),
+    (
+        "list-for-credit",
+        GOOD_SCORING.replace("input: 15", "input: [1, 2]"),
+        7,
+        "takes a whole number",
+    ),
+    (
+        "impossible-tile",
+        GOOD_SCORING.replace(
+            "level: scoring\n    given: {function: credit, input: 15}\n    expect: {value: 15}",
+            'level: layout\n    given: {placements: ["[3|7]"]}\n    expect: {layout: {sum: 10}}',
+        ),
+        7,
+        "does not match",
+    ),
+    (
+        "reversed-tile",
+        GOOD_SCORING.replace(
+            "level: scoring\n    given: {function: credit, input: 15}\n    expect: {value: 15}",
+            'level: layout\n    given: {placements: ["[4|1]"]}\n    expect: {layout: {sum: 5}}',
+        ),
+        7,
+        "not canonical: write '[1|4]'",
+    ),
+    (
+        "slot-of-a-double-on-a-non-double",
+        GOOD_SCORING.replace(
+            "level: scoring\n    given: {function: credit, input: 15}\n    expect: {value: 15}",
+            'level: layout\n    given: {placements: ["[1|4]", "[1|2]@[1|4]:line-a"]}\n'
+            "    expect: {layout: {sum: 6}}",
+        ),
+        7,
+        "has no slot 'line-a'",
+    ),
+    (
+        "point-with-wrong-value",
+        GOOD_SCORING.replace(
+            "level: scoring\n    given: {function: credit, input: 15}\n    expect: {value: 15}",
+            'level: layout\n    given: {placements: ["[1|4]"]}\n'
+            '    expect:\n      layout:\n        points: {"[1|4]:high": 3}',
+        ),
+        10,
+        "has the value 4, not 3",
+    ),
+    (
+        "contributions-do-not-add-up",
+        GOOD_SCORING.replace(
+            "level: scoring\n    given: {function: credit, input: 15}\n    expect: {value: 15}",
+            'level: layout\n    given: {placements: ["[1|4]"]}\n'
+            '    expect:\n      layout:\n        contributions: [["[1|4]", 4], ["[1|4]", 1]]\n'
+            "        sum: 6",
+        ),
+        11,
+        "add up to 5",
+    ),
+    (
+        "error-not-last",
+        GOOD_SCORING.replace(
+            "level: scoring\n    given: {function: credit, input: 15}\n    expect: {value: 15}",
+            'level: layout\n    given: {placements: ["[1|4]", "[2|2]", "[1|1]@[1|4]:low"]}\n'
+            "    expect:\n      error: {at: 1, rule: LAY-1}",
+        ),
+        9,
+        "must be the last one",
+    ),
+    (
+        "too-many-steps",
+        GOOD_SCORING.replace(
+            "level: scoring\n    given: {function: credit, input: 15}\n    expect: {value: 15}",
+            'level: layout\n    given: {placements: ["[1|4]"]}\n'
+            "    expect:\n      steps: [{credit: 5}, {credit: 0}]",
+        ),
+        9,
+        "2 steps listed but 1",
+    ),
+    (
+        "duplicate-tile-in-deal",
+        round_case(boneyard=[*TILES[10:27], "[0|0]"]),
+        12,
+        "[0|0] is dealt twice (also at hands/0/0)",
+    ),
+    ("missing-tile-in-deal", round_case(boneyard=TILES[10:27]), 12, "lacks [6|6]"),
+    (
+        "hand-of-seven",
+        round_case(hands=[TILES[0:7], TILES[7:12]], boneyard=TILES[12:]),
+        10,
+        "dealt 7 tiles, not 5",
+    ),
+    ("seat-out-of-range", round_case(actions='["3 play [0|0]"]'), 14, "no seat 3 with 2 players"),
+    (
+        "wrong-penalty",
+        round_case(expect="state: {result: {pips: [3, 0], penalties: [0, 0]}}"),
+        16,
+        "3 pips round to 5, not 0",
+    ),
+    (
+        "scores-for-wrong-sides",
+        round_case(extra_given="\n      scores: [0, 0, 0]"),
+        15,
+        "3 scores for 2 sides",
+    ),
+    ("bad-action", round_case(actions='["0 jump [0|0]"]'), 14, "does not match"),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "line", "words"), BROKEN, ids=[b[0] for b in BROKEN])
+def test_a_broken_file_is_refused_with_file_line_and_problem(
+    tmp_path: Path, name: str, text: str, line: int, words: str
+) -> None:
+    raw = text.encode("latin-1") if name == "not-utf8" else None
+    path = tmp_path / f"{name}.yaml"
+    if raw is not None:
+        path.write_bytes(raw)
+    else:
+        path.write_text(text, encoding="utf-8")
+    out = io.StringIO()
+    code = main(["validate", str(path)], stdout=out, stderr=out)
+    report = out.getvalue()
+    assert code == 2, report
+    assert "Traceback" not in report
+    located = [ln for ln in report.splitlines() if ln.startswith(f"{path}:{line}:")]
+    assert located, f"no problem reported at {path}:{line}:\n{report}"
+    assert any(words in ln for ln in located), report
+
+
+def test_duplicate_ids_across_files_name_both_places(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text(GOOD_SCORING)
+    (tmp_path / "b.yaml").write_text(GOOD_SCORING)
+    out = io.StringIO()
+    assert main(["validate", str(tmp_path)], stdout=out, stderr=out) == 2
+    assert (
+        f"{tmp_path / 'b.yaml'}:2: /cases/0/id: duplicate case ID 't.scoring.credit-15' "
+        f"(first at {tmp_path / 'a.yaml'}:2)" in out.getvalue()
+    )
+
+
+def test_json_format_lists_problems_for_tools(tmp_path: Path) -> None:
+    path = tmp_path / "x.yaml"
+    path.write_text(GOOD_SCORING.replace("[SCR-2]", "[SCR-99]"))
+    out = io.StringIO()
+    assert main(["validate", "--format", "json", str(path)], stdout=out, stderr=out) == 2
+    import json
+
+    doc = json.loads(out.getvalue())
+    assert doc["ok"] is False
+    assert doc["problems"] == [
+        {
+            "file": str(path),
+            "line": 4,
+            "pointer": "/cases/0/rules/0",
+            "message": "unknown rule ID SCR-99 (not in spec/rules.md)",
+        }
+    ]
+
+
+def test_a_missing_path_is_a_usage_error(tmp_path: Path) -> None:
+    err = io.StringIO()
+    assert main(["validate", str(tmp_path / "nope.yaml")], stdout=io.StringIO(), stderr=err) == 2
+    assert "no such file or folder" in err.getvalue()
+
+
+def test_the_bundled_corpus_is_valid_and_covers_every_checkable_rule() -> None:
+    out = io.StringIO()
+    code = main(["validate", "--coverage"], stdout=out, stderr=out)
+    assert code == 0, out.getvalue()
+    last = out.getvalue().splitlines()[-1]
+    assert last.startswith("ok: ") and last.endswith("(100%)"), last
+    assert "NOT COVERED" not in out.getvalue()
+
+
+def test_coverage_is_required_only_of_the_bundled_corpus(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text(GOOD_SCORING)
+    report = lint([tmp_path / "a.yaml"], require_coverage=True)
+    assert any("is covered by no case" in p.message for p in report.problems)
+    assert not lint([tmp_path / "a.yaml"], require_coverage=False).problems
+
+
+def test_every_bundled_file_is_found() -> None:
+    files = fixture_files([bundled_fixture_dir()])
+    assert files and all(f.suffix == ".yaml" for f in files)
+
+
+@pytest.mark.parametrize(
+    ("pips", "penalty"),
+    [(0, 0), (1, 0), (2, 0), (3, 5), (4, 5), (5, 5), (7, 5), (8, 10), (12, 10), (13, 15)],
+)
+def test_the_linters_own_rounding_follows_pen_2(pips: int, penalty: int) -> None:
+    assert rounded_penalty(pips) == penalty
