@@ -1,0 +1,135 @@
+"""Reports: the text report names every failure with a rerun command; JSON and JUnit parse."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+from fiveup.harness.certify import Outcome, Run, Verdict
+from fiveup.harness.corpus import Case, Corpus
+from fiveup.harness.protocol import Level
+from fiveup.harness.report import json_report, junit_report, layout_text, text_report
+from fiveup.harness.runner import CaseResult, Difference, Status
+
+
+def make_case(case_id: str, level: Level, rules: tuple[str, ...]) -> Case:
+    return Case(
+        id=case_id,
+        title=f"title of {case_id}",
+        rules=rules,
+        level=level,
+        given={},
+        expect={},
+        provenance={},
+        description="",
+        file="fixtures/x.yaml",
+        line=7,
+    )
+
+
+PASS = Outcome(
+    CaseResult(make_case("a.pass", Level.SCORING, ("SCR-2",)), Status.PASS), Verdict.PASSED
+)
+FAIL = Outcome(
+    CaseResult(
+        make_case("a.fail", Level.LAYOUT, ("CNT-5", "SPN-2")),
+        Status.FAIL,
+        (Difference("/layout/sum", 5, 6),),
+        "1 difference(s)",
+        {"layout": {"tiles": ["[1|4]", "[1|1]"], "connections": [["[1|4]:low", "[1|1]:line-a"]]}},
+    ),
+    Verdict.FAILED,
+)
+ERROR = Outcome(
+    CaseResult(
+        make_case("a.error", Level.ROUND, ("DRW-1",)),
+        Status.ERROR,
+        message="the engine did not answer within 10 s",
+    ),
+    Verdict.ERRORED,
+)
+XPASS = Outcome(
+    CaseResult(make_case("a.xpass", Level.SCORING, ("PEN-2",)), Status.PASS),
+    Verdict.XPASSED,
+    "rounds 3 down",
+)
+SKIP = Outcome(
+    CaseResult(
+        make_case("a.skip", Level.MATCH, ("MAT-2",)),
+        Status.UNSUPPORTED,
+        message="the engine does not declare the level 'match'",
+    ),
+    Verdict.UNSUPPORTED,
+)
+ALL = (PASS, FAIL, ERROR, XPASS, SKIP)
+INFO = {"name": "eng", "version": "2.1", "protocol": 1, "levels": ["scoring", "layout", "round"]}
+
+
+def make_run(outcomes: tuple[Outcome, ...] = ALL) -> Run:
+    corpus = Corpus(tuple(o.result.case for o in outcomes), "abc123", ("fixtures/x.yaml",))
+    return Run(INFO, "", corpus, outcomes)  # type: ignore[arg-type]
+
+
+def test_text_report_names_engine_corpus_counts_and_each_failure() -> None:
+    text = text_report(make_run(), ["--engine", "eng"])
+    assert "engine: eng 2.1 (protocol 1, levels scoring, layout, round)" in text
+    assert "corpus: abc123 (5 cases in 1 files)" in text
+    assert "  layout        0/1" in text
+    assert "  CNT       0/1  CNT: connection points and counted ends" not in text
+    assert "FAILED: a.fail  (fixtures/x.yaml:7)" in text
+    assert "  /layout/sum: expected 5, got 6" in text
+    assert "  engine's layout: [1|4] [1|1]@[1|4]:low" in text
+    assert "  rerun: fiveup certify --engine eng --case a.fail" in text
+    assert "ERRORED: a.error" in text and "did not answer within 10 s" in text
+    assert "but it passes now" in text
+    assert "unsupported (1): the engine does not declare the level 'match'" in text
+    assert text.rstrip().endswith(
+        "1 passed, 1 failed, 1 errors, 1 unsupported, 0 expected failures, "
+        "1 unexpectedly passing: DOES NOT CONFORM"
+    )
+
+
+def test_text_report_sections_use_spec_titles() -> None:
+    text = text_report(make_run(), ["--engine", "eng"])
+    line = next(ln for ln in text.splitlines() if ln.startswith("  SPN "))
+    assert "0/1" in line and "spinners" in line.lower()
+
+
+def test_a_clean_run_conforms() -> None:
+    assert text_report(make_run((PASS,)), []).rstrip().endswith(": CONFORMS")
+
+
+def test_json_report() -> None:
+    doc = json.loads(json_report(make_run()))
+    assert doc["conforms"] is False
+    assert doc["engine"]["name"] == "eng" and doc["corpus"]["digest"] == "abc123"
+    assert doc["summary"]["failed"] == 1 and doc["summary"]["xpassed"] == 1
+    failing = next(c for c in doc["cases"] if c["id"] == "a.fail")
+    assert failing["differences"] == [
+        {"path": "/layout/sum", "expected": 5, "actual": 6, "note": ""}
+    ]
+    assert failing["rules"] == ["CNT-5", "SPN-2"]
+
+
+def test_junit_report() -> None:
+    root = ET.fromstring(junit_report(make_run()))
+    assert root.tag == "testsuite"
+    assert (root.get("tests"), root.get("failures"), root.get("errors"), root.get("skipped")) == (
+        "5",
+        "2",
+        "1",
+        "1",
+    )
+    cases = {tc.get("name"): tc for tc in root.iter("testcase")}
+    assert cases["a.fail"].get("classname") == "fiveup.layout"
+    failure = cases["a.fail"].find("failure")
+    assert failure is not None and "/layout/sum: expected 5, got 6" in (failure.text or "")
+    assert cases["a.error"].find("error") is not None
+    assert cases["a.skip"].find("skipped") is not None
+    assert cases["a.pass"].find("failure") is None
+
+
+def test_layout_text_survives_garbage() -> None:
+    assert layout_text(None) == ""
+    assert layout_text({"tiles": "x"}) == ""
+    assert layout_text({"tiles": ["[0|0]"], "connections": []}) == "[0|0]"
