@@ -166,7 +166,7 @@ def test_a_hanging_in_process_engine_is_cut_off() -> None:
     info = {"name": "x", "version": "1", "protocol": 1, "levels": ["scoring"]}
     engine = TimedEngine(Broken(info, delay=5), timeout=0.2)
     started = time.monotonic()
-    with pytest.raises(EngineError, match="within 0.2 s"):
+    with pytest.raises(EngineError, match=r"within 0\.2 s"):
         engine.run("scoring", {})
     assert time.monotonic() - started < 2
 
