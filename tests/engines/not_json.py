@@ -1,0 +1,18 @@
+"""Echoes its input; on input 13 answers a line that is not JSON."""
+
+import json
+import sys
+
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["cmd"] == "start":
+        engine = {"name": "not_json", "version": "1", "levels": ["scoring"]}
+        print(json.dumps({"ready": True, "protocol": 1, "engine": engine}), flush=True)
+    elif msg["cmd"] == "stop":
+        print(json.dumps({"stopped": True}), flush=True)
+        sys.exit(0)
+    elif msg["given"]["input"] == 13:
+        print("value: thirteen", flush=True)
+    else:
+        print(json.dumps({"seq": msg["seq"], "observation": {"value": msg["given"]["input"]}}),
+              flush=True)
