@@ -8,8 +8,10 @@ from __future__ import annotations
 import enum
 import importlib
 import importlib.metadata
+import os
 import re
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -37,6 +39,10 @@ def load_engine(name: str) -> Engine:
     target: Any
     if ":" in name:
         module_name, _, attr = name.partition(":")
+        if os.getcwd() not in sys.path:
+            # As uvicorn and gunicorn do: a module beside the user is found from the console
+            # script, whose sys.path starts at the script's own folder.
+            sys.path.insert(0, os.getcwd())
         try:
             module = importlib.import_module(module_name)
         except ImportError as exc:
