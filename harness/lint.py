@@ -158,6 +158,12 @@ class _Checker:
             )
         if fn in ("displayed", "tally") and isinstance(value, int) and value % 5:
             self.report([*at, "given", "input"], f"{value} raw is not a multiple of 5")
+        if fn != "displayed" and isinstance(value, int) and value < 0:
+            self.report(
+                [*at, "given", "input"],
+                f"{fn} takes no negative number (only a "
+                "score, converted by displayed, can be negative)",
+            )
 
     def _layout(self, case: Mapping[str, Any], at: list[str | int]) -> None:
         placements = case["given"]["placements"]
