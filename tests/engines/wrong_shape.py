@@ -10,7 +10,7 @@ for line in sys.stdin:
     msg = json.loads(line)
     if msg["cmd"] == "start":
         engine = {"name": "wrong_shape", "version": "1", "levels": ["scoring"]}
-        ready = {"ready": True, "protocol": 1}
+        ready: dict[str, object] = {"ready": True, "protocol": 1}
         if sys.argv[1:] != ["ready"]:
             ready["engine"] = engine
         print(json.dumps(ready), flush=True)
