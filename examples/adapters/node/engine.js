@@ -2,7 +2,7 @@
 // A minimal Five Up engine in Node.js (no packages): the process protocol, version 1
 // (spec/protocol.md), playing the `scoring` level only.
 //
-//   fiveup certify --engine "node examples/adapters/node/engine.js"
+//   fiveup certify --engine-cmd "node examples/adapters/node/engine.js"
 //
 // stdout carries protocol lines only; logs go to stderr.
 "use strict";
@@ -28,10 +28,10 @@ function send(message) {
 }
 
 function scoring(given) {
-  const fn = SCORING[given.function];
   if (!Object.hasOwn(SCORING, given.function)) {
     return { unsupported: `no scoring function ${JSON.stringify(given.function)}` };
   }
+  const fn = SCORING[given.function];
   const input = given.input;
   const isInt = Number.isInteger;
   const ok = given.function === "side_penalty" ? Array.isArray(input) && input.every(isInt) : isInt(input);

@@ -3,7 +3,7 @@
 In process, any object with these two methods is an engine (``fiveup.harness.protocol.Engine``);
 run as a script, it is served over the process protocol (``spec/protocol.md``)::
 
-    fiveup certify --engine "python examples/adapters/python/minimal_engine.py"
+    fiveup certify --engine-cmd "python examples/adapters/python/minimal_engine.py"
 """
 
 from __future__ import annotations
