@@ -26,6 +26,7 @@ import signal
 import subprocess
 import threading
 import time
+import weakref
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib.resources import files
@@ -280,7 +281,8 @@ class _Process:
             target=_drain, args=(self.popen.stderr, self.tail), daemon=True,
             name=f"engine-stderr-{self.popen.pid}")
         self._stderr_thread.start()
-        self._dead = False
+        # Also at garbage collection and interpreter exit: no engine outlives the harness.
+        self._killer = weakref.finalize(self, _kill_group, self.popen)
 
     def send(self, data: bytes, deadline: float) -> None:
         """Write all of ``data``; a closed pipe is left for the read to report as EOF."""
@@ -364,19 +366,22 @@ class _Process:
 
     def kill(self) -> None:
         """Kill the whole process group, reap the process and release the pipes."""
-        if self._dead:
+        if not self._killer.alive:
             return
-        self._dead = True
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.popen.pid, signal.SIGKILL)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.popen.wait(5.0)
+        self._killer()
         self._readable.close()
         self._writable.close()
-        for stream in (self.popen.stdin, self.popen.stdout):
-            if stream is not None:
-                stream.close()
         self._stderr_thread.join(1.0)
+
+
+def _kill_group(popen: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(popen.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        popen.wait(5.0)
+    for stream in (popen.stdin, popen.stdout):  # stderr belongs to its draining thread
+        if stream is not None:
+            stream.close()
 
 
 # --------------------------------------------------------------------------- the engine
