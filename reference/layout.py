@@ -15,8 +15,10 @@ tables from the two rule functions at import, so the rules live in one place onl
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Set
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import NoReturn
 
 from fiveup.errors import IllegalMoveError
 
@@ -95,10 +97,12 @@ class PlacementResult:
 _SLOTS: tuple[Slot, ...] = (*END_SLOTS, *DOUBLE_SLOTS)
 _SLOT_INDEX = {slot: index for index, slot in enumerate(_SLOTS)}
 _N_SLOTS = len(_SLOTS)
-_N_TILE_CODES = 49
+N_TILE_CODES = 49
+"""Tile codes run from 0 to 48 (``7 * low + high``); 28 of them name tiles."""
 _N_MASKS = 1 << _N_SLOTS
 _NO_TARGET = -1
-_KEY_STRIDE = _N_TILE_CODES * _N_SLOTS + 1
+KEY_STRIDE = N_TILE_CODES * _N_SLOTS + 1
+"""A placement key is ``tile code * KEY_STRIDE + point code + 1`` (``+ 0`` for the opening)."""
 _LINE_A = _SLOT_INDEX[Slot.LINE_A]
 _LOW = _SLOT_INDEX[Slot.LOW]
 _HIGH = _SLOT_INDEX[Slot.HIGH]
@@ -126,18 +130,20 @@ def _masks_of(tile: Tile) -> list[int]:
     ]
 
 
-TILE_OF: list[Tile | None] = [None] * _N_TILE_CODES
+TILE_OF: list[Tile | None] = [None] * N_TILE_CODES
 """Tile by code (None for codes that name no tile)."""
-POINT_OF: list[Point | None] = [None] * (_N_TILE_CODES * _N_SLOTS)
+POINT_OF: list[Point | None] = [None] * (N_TILE_CODES * _N_SLOTS)
 """Connection point by code."""
-POINT_VALUE: list[int] = [0] * (_N_TILE_CODES * _N_SLOTS)
+POINT_VALUE: list[int] = [0] * (N_TILE_CODES * _N_SLOTS)
 """The value a tile must show to join the point with this code."""
-LOW_OF: list[int] = [0] * _N_TILE_CODES
-HIGH_OF: list[int] = [0] * _N_TILE_CODES
-_OPEN: list[tuple[int, ...]] = [()] * (_N_TILE_CODES * _N_MASKS)
-_GAINED: list[tuple[int, ...]] = [()] * (_N_TILE_CODES * _N_MASKS * _N_SLOTS)
-_CONTRIB: list[tuple[int, ...]] = [()] * (_N_TILE_CODES * _N_MASKS)
-_CONTRIB_SUM: list[int] = [0] * (_N_TILE_CODES * _N_MASKS)
+LOW_OF: list[int] = [0] * N_TILE_CODES
+"""The lower half of the tile with this code."""
+HIGH_OF: list[int] = [0] * N_TILE_CODES
+"""The higher half of the tile with this code."""
+_OPEN: list[tuple[int, ...]] = [()] * (N_TILE_CODES * _N_MASKS)
+_GAINED: list[tuple[int, ...]] = [()] * (N_TILE_CODES * _N_MASKS * _N_SLOTS)
+_CONTRIB: list[tuple[int, ...]] = [()] * (N_TILE_CODES * _N_MASKS)
+_CONTRIB_SUM: list[int] = [0] * (N_TILE_CODES * _N_MASKS)
 _PLACEMENTS: dict[int, Placement] = {}
 _KEY_BY_ID: dict[int, int] = {}
 
@@ -175,7 +181,7 @@ _build_rule_tables()
 
 
 def _key(tc: int, pc: int) -> int:
-    return tc * _KEY_STRIDE + pc + 1
+    return tc * KEY_STRIDE + pc + 1
 
 
 def _intern(placement: Placement, tc: int, pc: int) -> None:
@@ -197,6 +203,11 @@ def _intern_placements() -> None:
 _intern_placements()
 
 
+def interned_placements() -> Mapping[int, Placement]:
+    """Every placement that can ever be legal, by key: the shared instances the engine uses."""
+    return MappingProxyType(_PLACEMENTS)
+
+
 def placement_key(placement: Placement) -> int:
     """The integer key of a placement (``tile code * 295 + point code + 1``, 0 for no target).
 
@@ -215,7 +226,7 @@ def placement_of(key: int) -> Placement:
     found = _PLACEMENTS.get(key)
     if found is not None:
         return found
-    tc, rest = divmod(key, _KEY_STRIDE)
+    tc, rest = divmod(key, KEY_STRIDE)
     tile = TILE_OF[tc]
     point = None if rest == 0 else POINT_OF[rest - 1]
     assert tile is not None
@@ -224,7 +235,7 @@ def placement_of(key: int) -> Placement:
 
 def split_key(key: int) -> tuple[int, int]:
     """The tile code and the point code (-1 for the opening) of a placement key."""
-    tc, rest = divmod(key, _KEY_STRIDE)
+    tc, rest = divmod(key, KEY_STRIDE)
     return tc, rest - 1
 
 
@@ -240,9 +251,9 @@ class Layout:
     def __init__(self) -> None:
         """An empty table."""
         # Per tile code: -1 while the tile is off the table, else the mask of occupied slots.
-        self._occupied: list[int] = [-1] * _N_TILE_CODES
+        self._occupied: list[int] = [-1] * N_TILE_CODES
         # Per value 0..6: codes of the available points of that value, in the order they opened.
-        self._avail: list[list[int]] = [[] for _ in range(7)]
+        self._avail: list[list[int]] = [[], [], [], [], [], [], []]
         self._order: list[int] = []
         self._sum = 0
 
@@ -322,17 +333,35 @@ class Layout:
             )
         return value
 
+    def _refuse(self, tc: int, pc: int) -> NoReturn:
+        self._check(tc, pc)
+        raise AssertionError(f"placement {tc}@{pc} passed the checks it failed")
+
     def _place(self, tc: int, pc: int) -> int:
-        """Place tile ``tc`` at point ``pc`` (-1: the opening); return the new sum."""
-        value = self._check(tc, pc)
+        """Place tile ``tc`` at point ``pc`` (-1: the opening); return the new sum.
+
+        The happy path tests legality in one expression; :meth:`_check` finds the rule broken.
+        """
         occupied = self._occupied
         avail = self._avail
         if pc == _NO_TARGET:
+            if self._order or occupied[tc] >= 0:
+                self._refuse(tc, pc)
             mask = 0
             total = 0
         else:
-            target_tc, slot = divmod(pc, _N_SLOTS)
+            target_tc = pc // _N_SLOTS
+            slot = pc - target_tc * _N_SLOTS
             row = target_tc * _N_MASKS + occupied[target_tc]
+            value = POINT_VALUE[pc]
+            low = LOW_OF[tc]
+            if (
+                occupied[tc] >= 0
+                or occupied[target_tc] < 0
+                or pc not in _OPEN[row]
+                or (low != value and HIGH_OF[tc] != value)
+            ):
+                self._refuse(tc, pc)
             occupied[target_tc] |= 1 << slot
             avail[value].remove(pc)
             for gained in _GAINED[row * _N_SLOTS + slot]:
@@ -342,7 +371,6 @@ class Layout:
                 - _CONTRIB_SUM[row]
                 + _CONTRIB_SUM[target_tc * _N_MASKS + occupied[target_tc]]
             )
-            low = LOW_OF[tc]
             # A double joins by its line side A, a non-double by the half showing the value.
             joined = _LINE_A if low == HIGH_OF[tc] else _LOW if low == value else _HIGH
             mask = 1 << joined
@@ -352,7 +380,7 @@ class Layout:
             avail[POINT_VALUE[opened]].append(opened)
         total += _CONTRIB_SUM[row]
         self._sum = total
-        self._order.append(_key(tc, pc))
+        self._order.append(tc * KEY_STRIDE + pc + 1)
         return total
 
     # --- queries ---------------------------------------------------------------------------
@@ -415,7 +443,7 @@ class Layout:
         """
         pairs: list[tuple[Tile, int]] = []
         for key in self._order:
-            tc = key // _KEY_STRIDE
+            tc = key // KEY_STRIDE
             tile = TILE_OF[tc]
             assert tile is not None
             pairs.extend((tile, value) for value in _CONTRIB[tc * _N_MASKS + self._occupied[tc]])

@@ -1,0 +1,778 @@
+"""One round of Five Up: the deal, turns, drawing, passing, going out, blocks and penalties.
+
+:class:`Round` is the one mutable state of a round. Every action is checked before anything
+changes: a refused action raises :class:`~fiveup.errors.IllegalMoveError` with the rule ID it
+breaks and leaves the round exactly as it was. When several rules are broken the first of this
+list is reported:
+
+1. TRN-3, the action is not by the seat whose turn it is (only while the round goes on);
+2. END-1, the round is over;
+3. a drawn tile is pending: DRW-3 for a draw or a pass, DRW-4 for playing another tile;
+4. DRW-1, a draw while able to place; DRW-2, a draw from an empty boneyard; DRW-5, a pass while
+   able to place or with tiles left in the boneyard;
+5. for a play: LAY-3 (the tile is not in the player's hand), then the layout's checks (LAY-4 or
+   SPN-2, then LAY-1; see :meth:`Layout.place <fiveup.reference.layout.Layout.place>`).
+
+A round is blocked as soon as an action leaves the boneyard empty while no seat holds a legal
+placement (END-2); going out is checked first (END-1). Penalties are subtracted when the round
+ends (PEN-1 to PEN-4).
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from fiveup.errors import IllegalMoveError, NotationError, UsageError
+
+from .layout import (
+    HIGH_OF,
+    KEY_STRIDE,
+    LOW_OF,
+    TILE_OF,
+    Layout,
+    interned_placements,
+    placement_key,
+    placement_of,
+    tile_code,
+)
+from .scoring import HAND_SIZE, placement_credit, rounded_penalty
+from .tiles import ALL_TILES, Action, Placement, Tile, Verb
+
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "Drew",
+    "Event",
+    "LegalMoves",
+    "Passed",
+    "Played",
+    "Round",
+    "RoundEnd",
+    "RoundEnded",
+    "RoundResult",
+    "neutral_draw",
+    "parse_event",
+    "shuffled_deck",
+    "side_of",
+]
+
+MIN_PLAYERS = 2
+"""Fewest players of a game (PLY-1)."""
+MAX_PLAYERS = 4
+"""Most players of a game (PLY-1)."""
+DIE_FACES = 6
+"""The neutral draw throws one six-sided die per candidate."""
+
+
+def _usage(rule: str, message: str) -> UsageError:
+    error = UsageError(f"{rule}: {message}")
+    error.rule = rule
+    return error
+
+
+def side_of(seat: int, players: int) -> int:
+    """The side a seat scores for: the seat itself with 2 or 3 players, seat mod 2 with 4.
+
+    PLY-2 (two or three players each score alone) and PLY-3 (partners sit opposite).
+    """
+    return seat % 2 if players == MAX_PLAYERS else seat
+
+
+def neutral_draw(candidates: Iterable[int], rng: random.Random) -> int:
+    """Pick one of ``candidates`` (seats) by a neutral draw (OPN-1, OPN-4).
+
+    Every candidate throws a die (``rng.randint(1, 6)``, in the order given); the highest throw
+    wins; when several share the highest throw, only they throw again, until one remains.
+    """
+    pool = list(candidates)
+    if not pool:
+        raise UsageError("a neutral draw needs at least one candidate")
+    while len(pool) > 1:
+        throws = [rng.randint(1, DIE_FACES) for _ in pool]
+        best = max(throws)
+        pool = [seat for seat, throw in zip(pool, throws, strict=True) if throw == best]
+    return pool[0]
+
+
+def shuffled_deck(rng: random.Random) -> list[Tile]:
+    """The 28 tiles in a random order: ``rng.shuffle`` of the canonical order (SET-1)."""
+    deck = list(ALL_TILES)
+    rng.shuffle(deck)
+    return deck
+
+
+# --- results and events -------------------------------------------------------------------
+
+
+class RoundEnd(enum.Enum):
+    """How a round ended (END-1)."""
+
+    OUT = "out"
+    """A player placed the last tile of their hand."""
+    BLOCKED = "blocked"
+    """The boneyard is empty and nobody can place a tile (END-2)."""
+
+
+def _seats_text(values: Sequence[int]) -> str:
+    return ",".join(str(v) for v in values)
+
+
+def _seat_or_dash(seat: int | None) -> str:
+    return "-" if seat is None else str(seat)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """The end of a round: how it ended, who went out, the pips left and their penalties."""
+
+    end: RoundEnd
+    winner: int | None
+    """The seat that went out (END-3); None after a block."""
+    pips: tuple[int, ...]
+    """Remaining pips per seat (PEN-1)."""
+    penalties: tuple[int, ...]
+    """Rounded raw penalty per seat (PEN-2), subtracted from the seat's side (PEN-3, PEN-4)."""
+    next_opener: int | None
+    """The seat that opens the next round (OPN-3); None: a new neutral draw (OPN-4)."""
+
+    @property
+    def text(self) -> str:
+        """Text form: ``out winner=1 pips=7,0,3 penalties=5,0,5 next=1``."""
+        return (
+            f"{self.end.value} winner={_seat_or_dash(self.winner)} "
+            f"pips={_seats_text(self.pips)} penalties={_seats_text(self.penalties)} "
+            f"next={_seat_or_dash(self.next_opener)}"
+        )
+
+    @staticmethod
+    def parse(text: str) -> RoundResult:
+        """Read the text form."""
+        parts = text.split()
+        try:
+            end = RoundEnd(parts[0])
+            fields = dict(part.split("=", 1) for part in parts[1:])
+            if sorted(fields) != ["next", "penalties", "pips", "winner"]:
+                raise ValueError(text)
+
+            def seat(value: str) -> int | None:
+                return None if value == "-" else int(value)
+
+            def seats(value: str) -> tuple[int, ...]:
+                return tuple(int(v) for v in value.split(",")) if value else ()
+
+            return RoundResult(
+                end,
+                seat(fields["winner"]),
+                seats(fields["pips"]),
+                seats(fields["penalties"]),
+                seat(fields["next"]),
+            )
+        except (ValueError, IndexError):
+            raise NotationError(
+                f"not a round result: {text!r} "
+                "(expected a form like 'out winner=1 pips=7,0 penalties=5,0 next=1')"
+            ) from None
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A seat placed a tile; ``sum`` of the counted ends after it and the ``credit`` earned."""
+
+    seat: int
+    placement: Placement
+    sum: int
+    credit: int
+
+    @property
+    def action(self) -> Action:
+        """The action this event records."""
+        return Action(self.seat, Verb.PLAY, self.placement)
+
+    @property
+    def text(self) -> str:
+        """Text form: ``0 play [1|4] sum 5 credit 5``."""
+        return f"{self.seat} play {self.placement.text} sum {self.sum} credit {self.credit}"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Drew:
+    """A seat drew ``tile`` from the boneyard."""
+
+    seat: int
+    tile: Tile
+
+    @property
+    def action(self) -> Action:
+        """The action this event records."""
+        return Action(self.seat, Verb.DRAW)
+
+    @property
+    def text(self) -> str:
+        """Text form: ``1 draw [2|5]``."""
+        return f"{self.seat} draw {self.tile.text}"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Passed:
+    """A seat passed."""
+
+    seat: int
+
+    @property
+    def action(self) -> Action:
+        """The action this event records."""
+        return Action(self.seat, Verb.PASS)
+
+    @property
+    def text(self) -> str:
+        """Text form: ``2 pass``."""
+        return f"{self.seat} pass"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    """The round ended; always the last event of a finished round."""
+
+    result: RoundResult
+
+    @property
+    def text(self) -> str:
+        """Text form: ``end out winner=1 pips=7,0,3 penalties=5,0,5 next=1``."""
+        return f"end {self.result.text}"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+Event = Played | Drew | Passed | RoundEnded
+"""What the event log of a round holds."""
+
+
+def parse_event(text: str) -> Event:
+    """Read the text form of any event."""
+    parts = text.split()
+    if parts[:1] == ["end"]:
+        return RoundEnded(RoundResult.parse(text.strip()[len("end") :].strip()))
+    if len(parts) == 7 and parts[1] == "play" and parts[3] == "sum" and parts[5] == "credit":
+        action = Action.parse(" ".join(parts[:3]))
+        assert action.placement is not None
+        try:
+            return Played(action.seat, action.placement, int(parts[4]), int(parts[6]))
+        except ValueError:
+            raise NotationError(f"not an event: {text!r}") from None
+    if len(parts) == 3 and parts[1] == "draw" and parts[0].isdigit():
+        return Drew(int(parts[0]), Tile.parse(parts[2]))
+    if len(parts) == 2 and parts[1] == "pass" and parts[0].isdigit():
+        return Passed(int(parts[0]))
+    raise NotationError(
+        f"not an event: {text!r} (expected '<seat> play <placement> sum <n> credit <n>', "
+        "'<seat> draw <tile>', '<seat> pass' or 'end <result>')"
+    )
+
+
+# --- shared action instances ----------------------------------------------------------------
+
+# Every action the engine hands out is one shared instance, recognised by identity in ``apply``.
+_PLAY_ACTIONS: list[dict[int, Action]] = [
+    {key: Action(seat, Verb.PLAY, placement) for key, placement in interned_placements().items()}
+    for seat in range(MAX_PLAYERS)
+]
+_DRAW_ACTIONS = [Action(seat, Verb.DRAW) for seat in range(MAX_PLAYERS)]
+_PASS_ACTIONS = [Action(seat, Verb.PASS) for seat in range(MAX_PLAYERS)]
+_DRAW_CODE, _PASS_CODE = -1, -2
+_ACTION_CODE_BY_ID: dict[int, int] = {
+    id(action): key for actions in _PLAY_ACTIONS for key, action in actions.items()
+}
+_ACTION_CODE_BY_ID.update({id(action): _DRAW_CODE for action in _DRAW_ACTIONS})
+_ACTION_CODE_BY_ID.update({id(action): _PASS_CODE for action in _PASS_ACTIONS})
+
+
+def _action_code(action: Action) -> int:
+    """The placement key of a play, or the code of a draw or a pass."""
+    if action.verb is Verb.DRAW:
+        return _DRAW_CODE
+    if action.verb is Verb.PASS:
+        return _PASS_CODE
+    assert action.placement is not None
+    return placement_key(action.placement)
+
+
+_SIDES = {n: tuple(side_of(s, n) for s in range(n)) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+_NEXT_SEAT = {n: (*range(1, n), 0) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+_ALL_CODES = frozenset(tile_code(tile) for tile in ALL_TILES)
+_PIPS_OF = [LOW_OF[code] + HIGH_OF[code] for code in range(len(LOW_OF))]
+
+_PLAYED, _DREW, _PASSED = 0, 1, 2
+# The credit of every possible sum (SCR-2); no layout of 28 tiles counts more than this.
+_MAX_SUM = 2 * 6 * len(ALL_TILES)
+_CREDIT = [placement_credit(total) for total in range(_MAX_SUM + 1)]
+_NO_TILE = -1
+
+
+def _tile(code: int) -> Tile:
+    tile = TILE_OF[code]
+    assert tile is not None
+    return tile
+
+
+# --- the round ------------------------------------------------------------------------------
+
+
+class LegalMoves:
+    """The actions the seat to act may take now: plays, or else a draw, or else a pass.
+
+    A live view of its round (like a dict view): it always shows the round's current state.
+    Supports ``len``, ``bool``, ``in``, iteration and indexing (``moves[i]``, for choosing one
+    uniformly). Empty once the round is over.
+    """
+
+    __slots__ = ("_round",)
+
+    def __init__(self, round_: Round) -> None:
+        """The view of ``round_``'s legal moves."""
+        self._round = round_
+
+    def __len__(self) -> int:
+        round_ = self._round
+        moves = round_._moves
+        if moves is None:
+            moves = round_._moves = round_._compute_legal_actions()
+        return len(moves)
+
+    def __bool__(self) -> bool:
+        return self._round._result is None
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self._round._legal_actions())
+
+    def __getitem__(self, index: int) -> Action:
+        moves = self._round._moves
+        return (self._round._legal_actions() if moves is None else moves)[index]
+
+    def __contains__(self, action: object) -> bool:
+        return isinstance(action, Action) and self._round.is_legal(action)
+
+    def count(self) -> int:
+        """The number of legal actions."""
+        return len(self)
+
+    def __repr__(self) -> str:
+        texts = ", ".join(action.text for action in self)
+        return f"<LegalMoves [{texts}]>"
+
+
+class Round:
+    """One round, from the deal to going out or a block.
+
+    Built from a deck order (``deck[5i:5i+5]`` is seat *i*'s hand, the rest the boneyard, drawn
+    from the front), the number of players, the opener and the sides' raw scores before the
+    round. ``hands``, ``boneyard``, ``layout``, ``scores``, ``turn``, ``pending``, ``events``
+    and ``result`` show the state; ``apply`` (or ``play``, ``draw``, ``pass_`` for the seat to
+    act) changes it.
+    """
+
+    __slots__ = (
+        "_bone",
+        "_deck",
+        "_events",
+        "_hands",
+        "_layout",
+        "_log",
+        "_moves",
+        "_next_seat",
+        "_opener",
+        "_pending",
+        "_players",
+        "_result",
+        "_scores",
+        "_side_of",
+        "_turn",
+    )
+
+    def __init__(
+        self,
+        players: int,
+        deck: Sequence[Tile],
+        opener: int,
+        scores: Sequence[int] | None = None,
+    ) -> None:
+        """Deal ``deck`` to ``players`` seats; ``opener`` acts first; ``scores`` per side."""
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise _usage("PLY-1", f"a game has 2, 3 or 4 players, not {players}")
+        codes = [7 * tile.low + tile.high for tile in deck]
+        if len(codes) != len(_ALL_CODES) or set(codes) != _ALL_CODES:
+            raise _usage("SET-1", "the deck must hold each of the 28 tiles [0|0] to [6|6] once")
+        if not 0 <= opener < players:
+            raise _usage("TRN-1", f"no seat {opener} among {players} players")
+        sides = MAX_PLAYERS // 2 if players == MAX_PLAYERS else players
+        if scores is None:
+            scores = [0] * sides
+        elif len(scores) != sides:
+            raise _usage("PLY-3", f"{players} players form {sides} sides, not {len(scores)}")
+        dealt = HAND_SIZE * players
+        self._players = players
+        self._deck = tuple(deck)
+        self._hands = [codes[HAND_SIZE * seat : HAND_SIZE * (seat + 1)] for seat in range(players)]
+        self._bone = codes[: dealt - 1 : -1]  # reversed: the next tile to draw is popped
+        self._next_seat = _NEXT_SEAT[players]
+        self._opener = opener
+        self._turn = opener
+        self._pending = _NO_TILE
+        self._scores = list(scores)
+        self._side_of = _SIDES[players]
+        self._layout = Layout()
+        self._log: list[tuple[int, ...]] = []
+        self._events: list[Event] = []
+        self._result: RoundResult | None = None
+        self._moves: list[Action] | None = None
+
+    @classmethod
+    def from_seed(
+        cls,
+        players: int,
+        seed: int,
+        *,
+        opener: int | None = None,
+        scores: Sequence[int] | None = None,
+    ) -> Round:
+        """A round dealt from ``random.Random(seed)``: shuffle, then a neutral draw if needed."""
+        rng = random.Random(seed)
+        deck = shuffled_deck(rng)
+        if opener is None:
+            opener = neutral_draw(range(players), rng)
+        return cls(players, deck, opener, scores)
+
+    def copy(self) -> Round:
+        """An independent copy of the round (a few list copies; the deck is shared)."""
+        other = Round.__new__(Round)
+        other._players = self._players
+        other._deck = self._deck
+        other._hands = [hand.copy() for hand in self._hands]
+        other._bone = self._bone.copy()
+        other._next_seat = self._next_seat
+        other._opener = self._opener
+        other._turn = self._turn
+        other._pending = self._pending
+        other._scores = self._scores.copy()
+        other._side_of = self._side_of
+        other._layout = self._layout.copy()
+        other._log = self._log.copy()
+        other._events = self._events.copy()
+        other._result = self._result
+        other._moves = self._moves
+        return other
+
+    # --- the state --------------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        """The number of players (seats 0 to players - 1, clockwise)."""
+        return self._players
+
+    @property
+    def sides(self) -> int:
+        """The number of sides that keep a score."""
+        return len(self._scores)
+
+    def side_of(self, seat: int) -> int:
+        """The side ``seat`` scores for (PLY-2, PLY-3)."""
+        return self._side_of[seat]
+
+    @property
+    def deck(self) -> tuple[Tile, ...]:
+        """The deck order the round was dealt from."""
+        return self._deck
+
+    @property
+    def opener(self) -> int:
+        """The seat that opened the round."""
+        return self._opener
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to act; None once the round is over."""
+        return None if self._result is not None else self._turn
+
+    @property
+    def pending(self) -> Tile | None:
+        """A just-drawn tile that must be placed now (DRW-3), else None."""
+        return None if self._pending == _NO_TILE else _tile(self._pending)
+
+    @property
+    def hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """Every seat's tiles: those dealt still held, then those drawn, in order."""
+        return tuple(tuple(_tile(code) for code in hand) for hand in self._hands)
+
+    def hand(self, seat: int) -> tuple[Tile, ...]:
+        """The tiles ``seat`` holds."""
+        return tuple(_tile(code) for code in self._hands[seat])
+
+    @property
+    def boneyard(self) -> tuple[Tile, ...]:
+        """The tiles left to draw, in draw order (first is drawn next)."""
+        return tuple(_tile(code) for code in reversed(self._bone))
+
+    @property
+    def boneyard_size(self) -> int:
+        """How many tiles are left to draw."""
+        return len(self._bone)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Raw score of each side: credits added at once, penalties once the round is over."""
+        return tuple(self._scores)
+
+    @property
+    def layout(self) -> Layout:
+        """The table (the live object: read it, change it only through the round)."""
+        return self._layout
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """The actions the seat to act may take now (a live view)."""
+        return LegalMoves(self)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Every accepted action in order, then :class:`RoundEnded` once the round is over."""
+        events = self._events
+        for entry in self._log[len(events) :]:
+            kind, seat = entry[0], entry[1]
+            if kind == _PLAYED:
+                events.append(Played(seat, placement_of(entry[2]), entry[3], entry[4]))
+            elif kind == _DREW:
+                events.append(Drew(seat, _tile(entry[2])))
+            else:
+                events.append(Passed(seat))
+        if self._result is not None:
+            return (*events, RoundEnded(self._result))
+        return tuple(events)
+
+    @property
+    def result(self) -> RoundResult | None:
+        """How the round ended; None while it goes on."""
+        return self._result
+
+    @property
+    def over(self) -> bool:
+        """True once a player went out or the round is blocked."""
+        return self._result is not None
+
+    def __repr__(self) -> str:
+        state = "over" if self._result is not None else f"turn {self._turn}"
+        return (
+            f"<Round players={self._players} opener={self._opener} {state} "
+            f"placed={len(self._layout)} boneyard={self.boneyard_size} scores={self._scores}>"
+        )
+
+    # --- acting -----------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Carry out ``action``, first checking that it is by the seat to act (TRN-3)."""
+        seat = action.seat
+        if seat != self._turn or self._result is not None:
+            self._check_seat(seat)
+        code = _ACTION_CODE_BY_ID.get(id(action))
+        if code is None:
+            code = _action_code(action)
+        if code >= 0:
+            self._play(code)
+        elif code == _DRAW_CODE:
+            self._draw()
+        else:
+            self._pass()
+
+    def play(self, move: Placement | Action) -> None:
+        """Place a tile for the seat to act (an Action is applied with its seat checked)."""
+        if isinstance(move, Action):
+            self.apply(move)
+        else:
+            self._play(placement_key(move))
+
+    def draw(self) -> None:
+        """Draw the next boneyard tile for the seat to act (DRW-2)."""
+        self._draw()
+
+    def pass_(self) -> None:
+        """Pass for the seat to act (DRW-5)."""
+        self._pass()
+
+    def is_legal(self, action: Action) -> bool:
+        """True when :meth:`apply` would accept ``action`` now."""
+        seat = action.seat
+        if self._result is not None or seat != self._turn:
+            return False
+        try:
+            if action.verb is Verb.PLAY:
+                assert action.placement is not None
+                tc, pc = divmod(placement_key(action.placement), KEY_STRIDE)
+                self._check_play(tc)
+                self._layout._check(tc, pc - 1)
+            elif action.verb is Verb.DRAW:
+                self._check_draw()
+            else:
+                self._check_pass()
+        except IllegalMoveError:
+            return False
+        return True
+
+    def _check_seat(self, seat: int) -> None:
+        if not 0 <= seat < self._players:
+            raise NotationError(f"no seat {seat} among {self._players} players")
+        if self._result is None and seat != self._turn:
+            raise IllegalMoveError("TRN-3", f"it is seat {self._turn}'s turn, not seat {seat}'s")
+
+    def _check_over(self) -> None:
+        if self._result is not None:
+            raise IllegalMoveError("END-1", "the round is over")
+
+    def _check_play(self, tc: int) -> None:
+        self._check_over()
+        pending = self._pending
+        if pending != _NO_TILE and tc != pending:
+            raise IllegalMoveError(
+                "DRW-4", f"the drawn {_tile(pending).text} must be placed, not {_tile(tc).text}"
+            )
+        if tc not in self._hands[self._turn]:
+            raise IllegalMoveError(
+                "LAY-3", f"{_tile(tc).text} is not in the hand of seat {self._turn}"
+            )
+
+    def _check_draw(self) -> None:
+        self._check_over()
+        if self._pending != _NO_TILE:
+            raise IllegalMoveError(
+                "DRW-3", f"the drawn {_tile(self._pending).text} must be placed at once"
+            )
+        if self._can_place(self._hands[self._turn]):
+            raise IllegalMoveError("DRW-1", f"seat {self._turn} can place a tile and must play")
+        if not self._bone:
+            raise IllegalMoveError("DRW-2", "the boneyard is empty: pass instead (DRW-5)")
+
+    def _check_pass(self) -> None:
+        self._check_over()
+        if self._pending != _NO_TILE:
+            raise IllegalMoveError(
+                "DRW-3", f"the drawn {_tile(self._pending).text} must be placed at once"
+            )
+        if self._can_place(self._hands[self._turn]):
+            raise IllegalMoveError("DRW-5", f"seat {self._turn} can place a tile and must play")
+        if self._bone:
+            raise IllegalMoveError("DRW-5", "the boneyard is not empty: draw instead (DRW-2)")
+
+    def _play(self, key: int) -> None:
+        tc = key // KEY_STRIDE
+        pc = key - tc * KEY_STRIDE
+        seat = self._turn
+        hand = self._hands[seat]
+        pending = self._pending
+        if self._result is not None or (pending != _NO_TILE and tc != pending) or tc not in hand:
+            self._check_play(tc)
+        total = self._layout._place(tc, pc - 1)
+        hand.remove(tc)
+        self._pending = _NO_TILE
+        credit = _CREDIT[total]
+        if credit:
+            self._scores[self._side_of[seat]] += credit
+        self._log.append((_PLAYED, seat, key, total, credit))
+        self._moves = None
+        if not hand:
+            self._finish(RoundEnd.OUT, seat)
+            return
+        self._turn = self._next_seat[seat]
+        if not self._bone and not self._anyone_can_place():
+            self._finish(RoundEnd.BLOCKED, None)
+
+    def _draw(self) -> None:
+        seat = self._turn
+        moves = self._moves
+        if moves is None or moves[0] is not _DRAW_ACTIONS[seat]:
+            self._check_draw()
+        tc = self._bone.pop()
+        self._hands[seat].append(tc)
+        self._log.append((_DREW, seat, tc))
+        self._moves = None
+        avail = self._layout._avail
+        if avail[LOW_OF[tc]] or avail[HIGH_OF[tc]]:
+            self._pending = tc
+        elif not self._bone and not self._anyone_can_place():
+            self._finish(RoundEnd.BLOCKED, None)
+
+    def _pass(self) -> None:
+        self._check_pass()
+        seat = self._turn
+        self._log.append((_PASSED, seat))
+        self._moves = None
+        self._turn = self._next_seat[seat]
+
+    def _can_place(self, hand: list[int]) -> bool:
+        layout = self._layout
+        if not layout._order:
+            return bool(hand)
+        avail = layout._avail
+        for tc in hand:  # noqa: SIM110 - a plain loop is faster than any() here
+            if avail[LOW_OF[tc]] or avail[HIGH_OF[tc]]:
+                return True
+        return False
+
+    def _anyone_can_place(self) -> bool:
+        can_place = self._can_place
+        for hand in self._hands:  # noqa: SIM110 - a plain loop is faster than any() here
+            if can_place(hand):
+                return True
+        return False
+
+    def _finish(self, end: RoundEnd, winner: int | None) -> None:
+        pips = tuple(sum(_PIPS_OF[tc] for tc in hand) for hand in self._hands)
+        penalties = tuple(rounded_penalty(p) for p in pips)
+        for seat, penalty in enumerate(penalties):
+            self._scores[self._side_of[seat]] -= penalty
+        self._result = RoundResult(end, winner, pips, penalties, winner)
+        self._pending = _NO_TILE
+
+    def _legal_actions(self) -> list[Action]:
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = self._compute_legal_actions()
+        return moves
+
+    def _compute_legal_actions(self) -> list[Action]:
+        if self._result is not None:
+            return []
+        seat = self._turn
+        plays = _PLAY_ACTIONS[seat]
+        hand = [self._pending] if self._pending != _NO_TILE else self._hands[seat]
+        layout = self._layout
+        if not layout._order:
+            return [plays[tc * KEY_STRIDE] for tc in hand]
+        avail = layout._avail
+        moves = []
+        for tc in hand:
+            base = tc * KEY_STRIDE + 1
+            low = LOW_OF[tc]
+            high = HIGH_OF[tc]
+            for pc in avail[low]:
+                moves.append(plays[base + pc])
+            if low != high:
+                for pc in avail[high]:
+                    moves.append(plays[base + pc])
+        if moves:
+            return moves
+        if self._bone:
+            return [_DRAW_ACTIONS[seat]]
+        return [_PASS_ACTIONS[seat]]
