@@ -409,6 +409,8 @@ class ProcessEngine:
         ``cwd`` and ``env`` are the engine's working directory and environment (default:
         inherited).
         """
+        if os.name != "posix":
+            raise UsageError("engines in other processes need a POSIX system (Linux, macOS)")
         argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not argv:
             raise UsageError("the engine command is empty")
@@ -453,10 +455,11 @@ class ProcessEngine:
     def info(self) -> EngineInfo:
         """The engine's name, version, protocol and levels, from its ready message.
 
-        Starts the engine if it is not running.
+        Starts the engine if it never answered a handshake yet.
         """
         with self._lock:
-            self._ensure()
+            if self._info is None or self._refusal is not None:
+                self._ensure()
             assert self._info is not None
             return EngineInfo(name=self._info["name"], version=self._info["version"],
                               protocol=self._info["protocol"], levels=list(self._info["levels"]))

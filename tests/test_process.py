@@ -272,6 +272,8 @@ def test_crash_mid_run_then_the_next_case_restarts(fast: None) -> None:
         assert "exited with code 3 while running seq 2 (level scoring)" in str(err)
         assert "ValueError: unlucky 13" in err.stderr_tail
         assert connection.stderr_tail.endswith("ValueError: unlucky 13")
+        assert connection.info()["name"] == "crash_mid_run"
+        assert connection.starts == 1  # the handshake is remembered; the restart is lazy
         assert connection.run("scoring", echo(2)) == {"value": 2}
         assert connection.starts == 2
 
