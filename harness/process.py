@@ -396,7 +396,7 @@ class ProcessEngine:
     last ``stderr_tail_bytes`` of the engine's stderr are kept for error messages. After
     ``max_failed_starts`` failed starts in a row the engine is not started again.
 
-    Not thread-safe in the sense of concurrent cases: calls are serialised by a lock.
+    May be shared between threads: calls are serialised by a lock, one case at a time.
     """
 
     def __init__(self, command: str | Sequence[str], *, timeout: float = 10.0,
