@@ -1,0 +1,269 @@
+"""Speed of the reference engine: random rounds for 2, 3 and 4 players, and whole matches.
+
+Every move is chosen uniformly among the legal moves with a seeded ``random.Random``, so a run
+is reproducible (its timings are not). The timed loops run with the cyclic garbage collector
+paused, as ``timeit`` does: the engine builds no reference cycles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import platform
+import random
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, NoReturn, TextIO
+
+from fiveup.errors import UsageError
+
+from .match import play_match, random_policy
+from .round import MAX_PLAYERS, MIN_PLAYERS, Round
+from .tiles import ALL_TILES
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
+__all__ = [
+    "BenchReport",
+    "MatchFigures",
+    "RoundFigures",
+    "format_text",
+    "main_bench",
+    "run_bench",
+    "to_json",
+]
+
+DEFAULT_ROUNDS = 20_000
+"""Random rounds per player count in a default run."""
+DEFAULT_MATCHES = 20
+"""Random matches per player count in a default run."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundFigures:
+    """Random rounds of one player count: how many, their placements and the time taken."""
+
+    players: int
+    rounds: int
+    placements: int
+    seconds: float
+
+    @property
+    def rounds_per_second(self) -> float:
+        """Rounds dealt and played to their end per second."""
+        return self.rounds / self.seconds if self.seconds else 0.0
+
+    @property
+    def placements_per_second(self) -> float:
+        """Tiles placed per second."""
+        return self.placements / self.seconds if self.seconds else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFigures:
+    """Random matches of one player count: how many, their rounds and the time taken."""
+
+    players: int
+    matches: int
+    rounds: int
+    seconds: float
+
+    @property
+    def matches_per_second(self) -> float:
+        """Whole matches played to a winner (or the round cap) per second."""
+        return self.matches / self.seconds if self.seconds else 0.0
+
+    @property
+    def rounds_per_match(self) -> float:
+        """The mean number of rounds in a match."""
+        return self.rounds / self.matches if self.matches else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class BenchReport:
+    """The figures of one bench run."""
+
+    seed: int
+    python: str
+    rounds: tuple[RoundFigures, ...]
+    matches: tuple[MatchFigures, ...]
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _time_rounds(players: int, rounds: int, rng: random.Random) -> RoundFigures:
+    draw = rng.random
+    shuffle = rng.shuffle
+    deck = list(ALL_TILES)
+    placements = 0
+    with _collector_paused():
+        start = time.perf_counter()
+        for number in range(rounds):
+            shuffle(deck)
+            round_ = Round(players, deck, number % players)
+            moves = round_.legal_moves
+            while not round_.over:
+                round_.apply(moves[int(draw() * len(moves))])
+            placements += len(round_.layout)
+        seconds = time.perf_counter() - start
+    return RoundFigures(players, rounds, placements, seconds)
+
+
+def _time_matches(players: int, matches: int, rng: random.Random) -> MatchFigures:
+    rounds = 0
+    with _collector_paused():
+        start = time.perf_counter()
+        for _ in range(matches):
+            seed = rng.getrandbits(64)
+            rounds += len(play_match(players, random_policy(random.Random(seed)), seed).rounds)
+        seconds = time.perf_counter() - start
+    return MatchFigures(players, matches, rounds, seconds)
+
+
+def run_bench(
+    rounds: int = DEFAULT_ROUNDS, matches: int = DEFAULT_MATCHES, seed: int = 0
+) -> BenchReport:
+    """Play ``rounds`` random rounds and ``matches`` random matches for 2, 3 and 4 players."""
+    if rounds < 0 or matches < 0:
+        raise UsageError("the numbers of rounds and matches cannot be negative")
+    rng = random.Random(seed)
+    counts = range(MIN_PLAYERS, MAX_PLAYERS + 1)
+    round_figures = tuple(_time_rounds(players, rounds, rng) for players in counts)
+    match_figures = tuple(_time_matches(players, matches, rng) for players in counts)
+    python = f"{platform.python_implementation()} {platform.python_version()}"
+    return BenchReport(seed, python, round_figures, match_figures)
+
+
+def format_text(report: BenchReport) -> str:
+    """The report as a small plain-text table."""
+    lines = [
+        f"Five Up reference engine bench (seed {report.seed}, {report.python}, one core)",
+        "",
+        f"{'players':>7}  {'rounds':>8}  {'placements':>10}  {'seconds':>7}  "
+        f"{'rounds/s':>9}  {'placements/s':>12}",
+    ]
+    for r in report.rounds:
+        lines.append(
+            f"{r.players:>7}  {r.rounds:>8}  {r.placements:>10}  {r.seconds:>7.2f}  "
+            f"{r.rounds_per_second:>9,.0f}  {r.placements_per_second:>12,.0f}"
+        )
+    lines += [
+        "",
+        f"{'players':>7}  {'matches':>8}  {'rounds':>10}  {'seconds':>7}  "
+        f"{'matches/s':>9}  {'rounds/match':>12}",
+    ]
+    for m in report.matches:
+        lines.append(
+            f"{m.players:>7}  {m.matches:>8}  {m.rounds:>10}  {m.seconds:>7.2f}  "
+            f"{m.matches_per_second:>9,.1f}  {m.rounds_per_match:>12.1f}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def to_json(report: BenchReport) -> str:
+    """The report as JSON text, with the rates next to the raw counts."""
+    data = {
+        "seed": report.seed,
+        "python": report.python,
+        "rounds": [
+            {
+                **asdict(r),
+                "rounds_per_second": r.rounds_per_second,
+                "placements_per_second": r.placements_per_second,
+            }
+            for r in report.rounds
+        ],
+        "matches": [
+            {
+                **asdict(m),
+                "matches_per_second": m.matches_per_second,
+                "rounds_per_match": m.rounds_per_match,
+            }
+            for m in report.matches
+        ],
+    }
+    return json.dumps(data, indent=2) + "\n"
+
+
+class _Exit(Exception):
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that writes to the given streams and never exits the process."""
+
+    def __init__(self, stdout: TextIO, stderr: TextIO) -> None:
+        super().__init__(
+            prog="fiveup bench",
+            description="Measure the reference engine on random rounds and matches.",
+        )
+        self._stdout = stdout
+        self._stderr = stderr
+
+    def print_help(self, file: SupportsWrite[str] | None = None) -> None:
+        self._print_message(self.format_help(), file or self._stdout)
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            self._stderr.write(message)
+        raise _Exit(status)
+
+    def error(self, message: str) -> NoReturn:
+        self._stderr.write(self.format_usage())
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"cannot be negative: {value}")
+    return value
+
+
+def main_bench(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
+    """``fiveup bench [--rounds N] [--matches N] [--seed S] [--format text|json]``.
+
+    Returns the exit code: 0, or 2 for bad arguments (with a message on ``stderr``).
+    """
+    parser = _Parser(stdout, stderr)
+    parser.add_argument(
+        "--rounds",
+        type=_count,
+        default=DEFAULT_ROUNDS,
+        metavar="N",
+        help=f"random rounds per player count (default {DEFAULT_ROUNDS})",
+    )
+    parser.add_argument(
+        "--matches",
+        type=_count,
+        default=DEFAULT_MATCHES,
+        metavar="N",
+        help=f"random matches per player count (default {DEFAULT_MATCHES})",
+    )
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    try:
+        args = parser.parse_args(list(argv))
+    except _Exit as exc:
+        return exc.status
+    report = run_bench(args.rounds, args.matches, args.seed)
+    stdout.write(to_json(report) if args.format == "json" else format_text(report))
+    return 0
