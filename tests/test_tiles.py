@@ -1,0 +1,176 @@
+"""Value types and their text forms (terms.md, "Notation")."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fiveup.errors import FiveUpError, NotationError
+from fiveup.reference.tiles import (
+    ALL_TILES,
+    DOUBLE_SLOTS,
+    END_SLOTS,
+    Action,
+    Placement,
+    Point,
+    Slot,
+    Tile,
+    Verb,
+)
+
+tiles = st.sampled_from(ALL_TILES)
+
+
+@st.composite
+def points(draw: st.DrawFn) -> Point:
+    tile = draw(tiles)
+    return Point(tile, draw(st.sampled_from(tile.slots())))
+
+
+placements = st.builds(Placement, tiles, st.none() | points())
+
+
+@st.composite
+def actions(draw: st.DrawFn) -> Action:
+    seat = draw(st.integers(min_value=0, max_value=3))
+    verb = draw(st.sampled_from(Verb))
+    return Action(seat, verb, draw(placements) if verb is Verb.PLAY else None)
+
+
+def test_the_set_has_28_distinct_tiles_in_canonical_order() -> None:
+    assert len(ALL_TILES) == 28
+    assert len(set(ALL_TILES)) == 28
+    assert list(ALL_TILES) == sorted(ALL_TILES)
+    assert ALL_TILES[0].text == "[0|0]"
+    assert ALL_TILES[-1].text == "[6|6]"
+    assert sum(t.is_double for t in ALL_TILES) == 7
+
+
+def test_a_tile_is_written_lower_half_first_and_read_either_way() -> None:
+    assert Tile.parse("[4|1]") == Tile.parse("[1|4]") == Tile.of(4, 1)
+    assert Tile.of(4, 1).text == "[1|4]"
+    assert Tile.parse(" [1|4] ") is Tile.of(1, 4)
+
+
+@pytest.mark.parametrize("text", ["[1|7]", "[1,4]", "1|4", "[|4]", "[-1|4]", "[1|4]x", ""])
+def test_malformed_tiles_are_notation_errors(text: str) -> None:
+    with pytest.raises(NotationError):
+        Tile.parse(text)
+
+
+def test_tile_helpers() -> None:
+    tile = Tile.of(2, 5)
+    assert tile.pips == 7
+    assert tile.has(5)
+    assert not tile.has(3)
+    assert tile.other(2) == 5
+    assert tile.other(5) == 2
+    assert tile.slots() == END_SLOTS
+    assert Tile.of(3, 3).slots() == DOUBLE_SLOTS
+    assert repr(tile) == "Tile.parse('[2|5]')"
+    with pytest.raises(NotationError):
+        Tile(5, 2)
+
+
+def test_errors_derive_from_the_root_and_value_error() -> None:
+    with pytest.raises(FiveUpError):
+        Tile.parse("[9|9]")
+    with pytest.raises(ValueError, match="not a tile"):
+        Tile.parse("nine")
+
+
+def test_point_values_follow_the_slot() -> None:
+    assert Point.parse("[1|4]:low").value == 1
+    assert Point.parse("[1|4]:high").value == 4
+    for slot in DOUBLE_SLOTS:
+        assert Point(Tile.of(5, 5), slot).value == 5
+
+
+@pytest.mark.parametrize(
+    "text", ["[1|4]:line-a", "[1|1]:low", "[1|1]:top", "[1|1]", "[1|1]:", "[1|8]:low"]
+)
+def test_points_a_tile_does_not_have_are_notation_errors(text: str) -> None:
+    with pytest.raises(NotationError):
+        Point.parse(text)
+
+
+def test_slots_sort_in_declaration_order_so_points_sort() -> None:
+    assert sorted(Slot) == list(Slot)
+    assert Slot.LINE_A < Slot.LINE_B < Slot.BRANCH_A
+    assert Slot.BRANCH_B >= Slot.BRANCH_B > Slot.LOW
+    assert Slot.LOW <= Slot.HIGH
+    mixed = [Point.parse(t) for t in ["[1|1]:branch-b", "[0|5]:low", "[1|1]:line-b"]]
+    assert [p.text for p in sorted(mixed)] == ["[0|5]:low", "[1|1]:line-b", "[1|1]:branch-b"]
+    assert Slot.LOW.__lt__(3) is NotImplemented
+
+
+def test_slot_kinds() -> None:
+    assert [s for s in Slot if s.is_end] == list(END_SLOTS)
+    assert [s for s in Slot if s.is_line] == [Slot.LINE_A, Slot.LINE_B]
+    assert [s for s in Slot if s.is_branch] == [Slot.BRANCH_A, Slot.BRANCH_B]
+
+
+def test_the_joining_slot_is_the_matching_half_or_line_side_a() -> None:
+    assert Placement.parse("[1|4]").joining_slot is None
+    assert Placement.parse("[1|2]@[1|1]:line-b").joining_slot is Slot.LOW
+    assert Placement.parse("[3|4]@[4|4]:line-b").joining_slot is Slot.HIGH
+    assert Placement.parse("[5|5]@[1|5]:high").joining_slot is Slot.LINE_A
+
+
+@pytest.mark.parametrize(
+    ("text", "seat", "verb"),
+    [
+        ("0 play [1|2]@[1|1]:line-b", 0, Verb.PLAY),
+        ("1 draw", 1, Verb.DRAW),
+        ("2 pass", 2, Verb.PASS),
+    ],
+)
+def test_actions_read_and_write(text: str, seat: int, verb: Verb) -> None:
+    action = Action.parse(text)
+    assert (action.seat, action.verb) == (seat, verb)
+    assert action.text == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["play [1|4]", "0 jump", "0 play", "0 draw [1|4]", "0 play [1|4] [1|5]", "x draw", "-1 draw"],
+)
+def test_malformed_actions_are_notation_errors(text: str) -> None:
+    with pytest.raises(NotationError):
+        Action.parse(text)
+
+
+def test_an_action_carries_a_placement_exactly_when_it_is_a_play() -> None:
+    with pytest.raises(NotationError):
+        Action(0, Verb.PLAY)
+    with pytest.raises(NotationError):
+        Action(0, Verb.DRAW, Placement.parse("[1|4]"))
+    with pytest.raises(NotationError):
+        Action(-1, Verb.PASS)
+
+
+@given(tiles)
+def test_tiles_round_trip(tile: Tile) -> None:
+    assert Tile.parse(tile.text) == tile
+    assert Tile.parse(f"[{tile.high}|{tile.low}]") == tile
+    assert str(tile) == tile.text
+
+
+@given(points())
+def test_points_round_trip(point: Point) -> None:
+    assert Point.parse(point.text) == point
+    assert eval(repr(point), {"Point": Point}) == point
+
+
+@given(placements)
+def test_placements_round_trip(placement: Placement) -> None:
+    assert Placement.parse(placement.text) == placement
+    assert str(placement) == placement.text
+
+
+@given(actions())
+def test_actions_round_trip(action: Action) -> None:
+    assert Action.parse(action.text) == action
+    assert Action.parse(str(action)).text == action.text
+    assert eval(repr(action), {"Action": Action}) == action
