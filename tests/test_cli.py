@@ -1,0 +1,157 @@
+"""The command line, run in-process with its streams passed in."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from fiveup import SUITE_VERSION
+from fiveup.cli import main
+
+ENGINE_CMD = f"{sys.executable} -m fiveup engine"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(args), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_certify_with_no_arguments_certifies_the_reference_engine() -> None:
+    code, out, err = run("certify")
+    assert code == 0, out + err
+    assert "engine: fiveup-reference" in out
+    assert f"Five Up conformance suite {SUITE_VERSION}" in out
+    assert out.rstrip().endswith(
+        "0 failed, 0 errors, 0 unsupported, 0 expected failures, 0 unexpectedly passing: CONFORMS"
+    )
+
+
+def test_certify_through_the_process_protocol() -> None:
+    code, out, err = run("certify", "--engine-cmd", ENGINE_CMD)
+    assert code == 0, out + err
+    assert ": CONFORMS" in out
+
+
+def test_selection_by_keyword_and_by_case() -> None:
+    code, out, _ = run("certify", "-k", "SPN-2 and layout")
+    assert code == 0
+    selected = int(out.split("selected ")[1].split()[0])
+    assert 0 < selected < 100
+    code, out, _ = run("certify", "--case", "doc.layout.branches-1-2")
+    assert code == 0 and "selected 1\n" in out
+
+
+def test_json_and_junit_reports_written_whole_to_a_file(tmp_path: Path) -> None:
+    target = tmp_path / "report.json"
+    code, out, _ = run("certify", "--format", "json", "--output", str(target), "-k", "scoring")
+    assert code == 0
+    doc = json.loads(target.read_text())
+    assert doc["conforms"] is True and doc["engine"]["name"] == "fiveup-reference"
+    assert out.strip().endswith(": CONFORMS")
+    assert not list(tmp_path.glob(".*.tmp"))
+    target = tmp_path / "report.xml"
+    assert run("certify", "--format", "junit", "--output", str(target), "-k", "scoring")[0] == 0
+    assert ET.parse(target).getroot().get("failures") == "0"
+
+
+def test_an_expected_failure_that_passes_fails_the_run(tmp_path: Path) -> None:
+    xfail = tmp_path / "xfail.yaml"
+    xfail.write_text("doc.layout.branches-1-2: we thought it failed\n")
+    code, out, _ = run(
+        "certify", "--case", "doc.layout.branches-1-2", "--expected-failures", str(xfail)
+    )
+    assert code == 1
+    assert "UNEXPECTEDLY PASSED: doc.layout.branches-1-2" in out
+    assert "remove it from the list" in out
+
+
+def test_an_engine_that_cannot_start_errs_every_case_with_exit_1() -> None:
+    code, out, _ = run(
+        "certify",
+        "--engine-cmd",
+        f"{sys.executable} -c 'raise SystemExit(3)'",
+        "-k",
+        "scoring",
+        "--timeout",
+        "5",
+    )
+    assert code == 1
+    assert "DOES NOT CONFORM" in out
+    assert "0 passed" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["certify", "--engine", "nope"], "no engine of that name"),
+        (["certify", "--case", "no.such.case"], "no case no.such.case"),
+        (["certify", "-k", "(unclosed"], "is never closed"),
+        (["certify", "-k", "zzzz-nothing"], "no case matches"),
+        (["certify", "--timeout", "0"], "--timeout must be positive"),
+        (["certify", "--format", "pdf"], "invalid choice: 'pdf'"),
+        (["certify", "--engine", "reference", "--engine-cmd", "x"], "not allowed with argument"),
+        (["certify", "--fixtures", "/no/such/dir"], "no such file or folder"),
+        (["certify", "--expected-failures", "/no/such/file.yaml"], "cannot read"),
+        (["certify", "--output", "/no/such/dir/report.txt"], "no such folder"),
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+        (["validate", "--format", "xml"], "invalid choice: 'xml'"),
+    ],
+)
+def test_user_mistakes_exit_2_with_a_message_and_no_traceback(args: list[str], words: str) -> None:
+    code, out, err = run(*args)
+    assert code == 2, out + err
+    assert words in err
+    assert "Traceback" not in out + err
+
+
+def test_broken_fixtures_given_to_certify_exit_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("cases: [{id: x}]\n")
+    code, _, err = run("certify", "--fixtures", str(bad))
+    assert code == 2
+    assert f"{bad}:1: /cases/0: schema:" in err
+
+
+def test_no_command_prints_help_and_exits_2() -> None:
+    code, out, _ = run()
+    assert code == 2 and "certify" in out and "validate" in out
+
+
+def test_version_and_help_exit_0() -> None:
+    code, out, _ = run("--version")
+    assert code == 0 and SUITE_VERSION in out
+    code, out, _ = run("certify", "--help")
+    assert code == 0 and "--expected-failures" in out
+
+
+def test_engine_serves_the_protocol_on_the_given_streams() -> None:
+    stdin = io.StringIO(
+        '{"cmd": "start", "protocol": 1}\n'
+        '{"cmd": "run", "seq": 1, "level": "scoring", '
+        '"given": {"function": "credit", "input": 15}}\n'
+        '{"cmd": "stop"}\n'
+    )
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["engine"], stdout=out, stderr=err, stdin=stdin) == 0
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert lines[0]["ready"] is True and lines[0]["engine"]["name"] == "fiveup-reference"
+    assert lines[1] == {"seq": 1, "observation": {"value": 15}}
+    assert lines[2] == {"stopped": True}
+
+
+def test_bench_is_wired() -> None:
+    code, out, err = run("bench", "--rounds", "20", "--matches", "1", "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)
+
+
+def test_bench_harness_prints_both_figures_side_by_side() -> None:
+    code, out, err = run("bench-harness", "--repeat", "1")
+    assert code == 0, err
+    assert "in-process" in out and "process protocol" in out and "ratio" in out

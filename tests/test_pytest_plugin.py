@@ -1,0 +1,90 @@
+"""The pytest plugin, driven by pytester as a third party would use it."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+CASE = "doc.layout.branches-1-2"
+
+WRONG_ENGINE = """
+from fiveup.reference.engine import ReferenceEngine
+
+
+class Engine(ReferenceEngine):
+    def run(self, level, given):
+        observation = super().run(level, given)
+        if level == "scoring" and given["function"] == "credit":
+            observation["value"] = given["input"]  # credits every sum, multiple of 5 or not
+        return observation
+"""
+
+
+def test_inactive_without_an_engine_option(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("def test_own(): pass")
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1)
+
+
+def test_one_test_per_case_with_stable_qualified_names(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest("--fiveup-engine=reference", "--collect-only", "-q")
+    lines = [ln for ln in result.outlines if ln.startswith("fiveup::")]
+    assert f"fiveup::{CASE}" in lines
+    assert len(lines) == len(set(lines)) > 150
+
+
+def test_the_reference_engine_passes_and_k_selects(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest("--fiveup-engine=reference", "-k", "SPN-2 and layout", "-q")
+    outcomes = result.parseoutcomes()
+    assert outcomes["passed"] > 5 and "failed" not in outcomes
+    assert outcomes["deselected"] > 100
+
+
+def test_a_wrong_engine_fails_with_a_readable_difference(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(wrong_engine=WRONG_ENGINE)
+    pytester.syspathinsert()
+    xml = pytester.path / "junit.xml"
+    result = pytester.runpytest(
+        "--fiveup-engine=wrong_engine:Engine", "-k", "credit", f"--junitxml={xml}"
+    )
+    outcomes = result.parseoutcomes()
+    assert outcomes["failed"] >= 5 and outcomes["passed"] >= 5
+    result.stdout.fnmatch_lines(
+        [
+            "*doc.scoring.credit-12: *",
+            "rules: SCR-2*",
+            "  /value: expected 0, got 12",
+        ]
+    )
+    assert "Traceback" not in result.stdout.str()
+    assert 'name="doc.scoring.credit-12"' in xml.read_text()
+
+
+def test_expected_failures_and_the_process_protocol(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".yaml", xfail=f"{CASE}: listed although it passes\n")
+    result = pytester.runpytest(
+        f"--fiveup-engine-cmd={sys.executable} -m fiveup engine",
+        "--fiveup-expected-failures=xfail.yaml",
+        "-k",
+        "branches-1",
+    )
+    result.assert_outcomes(passed=2, failed=1, deselected=result.parseoutcomes()["deselected"])
+    result.stdout.fnmatch_lines(["*listed as an expected failure*but it passes*"])
+
+
+def test_a_broken_engine_errs_each_case_and_bad_options_are_usage_errors(
+    pytester: pytest.Pytester,
+) -> None:
+    result = pytester.runpytest(
+        f"--fiveup-engine-cmd={sys.executable} -c 'import sys'",
+        "--fiveup-timeout=5",
+        "-k",
+        "credit-15",
+    )
+    assert result.parseoutcomes()["failed"] >= 1
+    result.stdout.fnmatch_lines(["*handshake*"])
+    result = pytester.runpytest("--fiveup-engine=reference", "--fiveup-engine-cmd=x")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result = pytester.runpytest("--fiveup-engine=reference", "--fiveup-fixtures=/no/such")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
