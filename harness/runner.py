@@ -17,6 +17,7 @@ from typing import Any
 
 from fiveup.errors import EngineError, UnsupportedCase
 from fiveup.harness.corpus import Case
+from fiveup.harness.process import observation_problem
 from fiveup.harness.protocol import JSON, Engine, Level
 
 
@@ -237,7 +238,8 @@ def compare(level: Level, expect: Mapping[str, JSON], observation: JSON) -> list
 # --------------------------------------------------------------------------- running
 
 ObservationCheck = Callable[[Level, JSON], str | None]
-"""Checks an observation's shape; returns what is wrong, or None."""
+"""Checks an observation's shape; returns what is wrong, or None (default: the protocol's
+JSON Schemas, so an in-process engine is held to the same shapes as a process engine)."""
 
 
 def _prefix_request(level: Level, given: dict[str, JSON], at: int) -> dict[str, JSON]:
@@ -286,7 +288,7 @@ def run_case(
 
     def ask(request: dict[str, JSON]) -> Any:
         observation = engine.run(case.level.value, request)
-        problem = check_shape(case.level, observation) if check_shape else _basic_shape(observation)
+        problem = (check_shape or observation_problem)(case.level, observation)
         if problem:
             raise EngineError(f"the observation does not follow the protocol: {problem}")
         return observation
@@ -308,9 +310,3 @@ def run_case(
     if diffs:
         return done(Status.FAIL, f"{len(diffs)} difference(s)", diffs, observation)
     return done(Status.PASS, observation=observation)
-
-
-def _basic_shape(observation: JSON) -> str | None:
-    if not isinstance(observation, dict):
-        return f"expected a JSON object, got {type(observation).__name__}"
-    return None
