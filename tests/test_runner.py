@@ -146,7 +146,7 @@ class Scripted:
         return answer  # type: ignore[no-any-return]
 
 
-def LENIENT(level: Level, observation: JSON) -> None:  # noqa: N802
+def lenient(level: Level, observation: JSON) -> None:
     """Accept partial observations, to test one comparison at a time."""
     return None
 
@@ -209,14 +209,14 @@ def test_a_refusal_is_checked_against_a_replay_of_the_accepted_prefix() -> None:
     }
     engine = Scripted([refused, before_same])
     result = run_case(engine, deck_case({"error": {"at": 1, "rule": "DRW-1"}}), engine.levels,
-                      check_shape=LENIENT)
+                      check_shape=lenient)
     assert result.status is Status.PASS
     assert engine.requests[1][1]["actions"] == ["0 play [0|0]"]
 
     before_other = {**before_same, "state": {"turn": 1, "hands": [["[0|1]", "[5|6]"]]}}
     engine = Scripted([refused, before_other])
     result = run_case(engine, deck_case({"error": {"at": 1, "rule": "DRW-1"}}), engine.levels,
-                      check_shape=LENIENT)
+                      check_shape=lenient)
     assert result.status is Status.FAIL
     assert [d.path for d in result.differences] == ["/state"]
     assert "changed the game" in result.differences[0].note
