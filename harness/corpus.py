@@ -79,6 +79,10 @@ class SourceFile:
         return Problem(self.name, self.line_of(ptr), ptr, message)
 
 
+_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader when PyYAML was built with it (ten times faster), else the pure one."""
+
+
 def _walk(node: yaml.Node, parts: list[str | int], src: SourceFile) -> None:
     src.lines[pointer(parts)] = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
@@ -115,7 +119,7 @@ def read_yaml(path: Path) -> SourceFile:
     except UnicodeDecodeError as exc:
         src.problems.append(Problem(str(path), 1, "", f"not UTF-8 text: {exc.reason}"))
         return src
-    loader = yaml.SafeLoader(text)
+    loader = _SafeLoader(text)
     try:
         node = loader.get_single_node()
         if node is None:

@@ -224,10 +224,11 @@ def test_a_refusal_is_checked_against_a_replay_of_the_accepted_prefix() -> None:
 
 @pytest.mark.parametrize("level", list(Level))
 def test_every_level_compares_without_crashing_on_an_empty_observation(level: Level) -> None:
-    expect: dict[str, Any] = {
+    expectations: dict[Level, dict[str, Any]] = {
         Level.SCORING: {"value": 1},
         Level.LAYOUT: {"layout": {"sum": 1}},
         Level.ROUND: {"state": {"turn": 1}},
         Level.MATCH: {"over": True},
-    }[level]
+    }
+    expect = expectations[level]
     assert compare(level, expect, {})
