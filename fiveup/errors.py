@@ -24,6 +24,7 @@ class IllegalMoveError(FiveUpError, ValueError):
     """
 
     def __init__(self, rule: str, message: str) -> None:
+        """Refuse an action under ``rule``, saying why in ``message``."""
         super().__init__(f"{rule}: {message}")
         self.rule = rule
         self.message = message
@@ -48,5 +49,6 @@ class UnsupportedCase(FiveUpError, LookupError):
     """
 
     def __init__(self, reason: str) -> None:
+        """Decline a case for ``reason``."""
         super().__init__(reason)
         self.reason = reason
