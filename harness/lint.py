@@ -31,6 +31,11 @@ def rounded_penalty(pips: int) -> int:
     return (pips + 2) // 5 * 5
 
 
+def placement_credit(total: int) -> int:
+    """SCR-2, restated for the same reason."""
+    return total if total > 0 and total % 5 == 0 else 0
+
+
 @cache
 def fixture_schema() -> dict[str, Any]:
     """The JSON Schema of fixture files, as shipped in the package."""
@@ -170,9 +175,30 @@ class _Checker:
         self._error_and_counts(
             case["expect"], len(placements), [*at, "expect"], "steps", "placements"
         )
+        for k, step in enumerate(case["expect"].get("steps", [])):
+            self._credit(step, [*at, "expect", "steps", k])
         snap = case["expect"].get("layout")
         if snap:
             self._snapshot(snap, [*at, "expect", "layout"])
+
+    def _credit(self, entry: Mapping[str, Any], at: list[str | int]) -> None:
+        """A sum, its credit and the displayed credit agree (SCR-2, PTS-1)."""
+        if (
+            "sum" in entry
+            and "credit" in entry
+            and placement_credit(entry["sum"]) != entry["credit"]
+        ):
+            self.report(
+                [*at, "credit"],
+                f"a sum of {entry['sum']} credits "
+                f"{placement_credit(entry['sum'])}, not {entry['credit']} (SCR-2)",
+            )
+        if "credit" in entry and "displayed" in entry and entry["credit"] != 5 * entry["displayed"]:
+            self.report(
+                [*at, "displayed"],
+                f"{entry['credit']} raw is "
+                f"{entry['credit'] / 5:g} displayed, not {entry['displayed']} (PTS-1)",
+            )
 
     def _snapshot(self, snap: Mapping[str, Any], at: list[str | int]) -> None:
         for text, value in snap.get("points", {}).items():
@@ -288,6 +314,7 @@ class _Checker:
                 )
             if ("sum" in event or "credit" in event) and kinds and kinds != ["play"]:
                 self.report([*at, "events", k], "only a play has a sum and a credit")
+            self._credit(event, [*at, "events", k])
             if event.get("seat", 0) >= players:
                 self.report([*at, "events", k, "seat"], f"no seat {event['seat']}")
         state = expect.get("state", {})

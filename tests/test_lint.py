@@ -193,6 +193,26 @@ BROKEN: list[tuple[str, str, int, str]] = [
         "2 steps listed but 1",
     ),
     (
+        "credit-disagrees-with-sum",
+        GOOD_SCORING.replace(
+            "level: scoring\n    given: {function: credit, input: 15}\n    expect: {value: 15}",
+            'level: layout\n    given: {placements: ["[1|3]"]}\n'
+            "    expect:\n      steps: [{sum: 4, credit: 4}]",
+        ),
+        9,
+        "a sum of 4 credits 0, not 4",
+    ),
+    (
+        "displayed-disagrees-with-credit",
+        GOOD_SCORING.replace(
+            "level: scoring\n    given: {function: credit, input: 15}\n    expect: {value: 15}",
+            'level: layout\n    given: {placements: ["[1|4]"]}\n'
+            "    expect:\n      steps: [{credit: 5, displayed: 5}]",
+        ),
+        9,
+        "5 raw is 1 displayed",
+    ),
+    (
         "duplicate-tile-in-deal",
         round_case(boneyard=[*TILES[10:27], "[0|0]"]),
         12,
