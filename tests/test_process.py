@@ -496,19 +496,25 @@ def test_round_trip_through_serve_in_a_subprocess(fast: None) -> None:
         assert "debugging output that must not reach the harness" in connection.stderr_tail
 
 
-def test_the_reference_engine_served_fits_the_schemas(fast: None) -> None:
+def test_the_reference_engine_served_answers_the_whole_corpus_in_shape(fast: None) -> None:
     if importlib.util.find_spec("fiveup.reference.engine") is None:
         pytest.skip("fiveup.reference.engine is not there yet")
+    from fiveup.harness.corpus import load_corpus
+    from fiveup.reference.engine import ReferenceEngine
+
+    reference = ReferenceEngine()
+    cases = list(load_corpus().cases)
+    assert {case.level for case in cases} == set(Level)
     code = ("import sys; from fiveup.reference.engine import ReferenceEngine; "
             "from fiveup.harness.server import serve; "
             "sys.exit(serve(ReferenceEngine(), sys.stdin, sys.stdout))")
     with ProcessEngine([sys.executable, "-c", code], timeout=5) as connection:
-        assert set(connection.info()["levels"]) >= {"scoring"}
-        assert connection.run("scoring", {"function": "penalty", "input": 13}) == {"value": 15}
-        if "layout" in connection.info()["levels"]:
-            observation = connection.run("layout", {"placements": ["[1|4]", "[1|1]@[1|4]:low"]})
-            assert observation["steps"] == [{"sum": 5, "credit": 5, "displayed": 1},
-                                            {"sum": 6, "credit": 0, "displayed": 0}]
+        assert set(connection.info()["levels"]) == {level.value for level in Level}
+        for case in cases:
+            # run() checks every observation against its level's schema
+            served = connection.run(case.level.value, case.request())
+            assert served == reference.run(case.level.value, case.request()), case.id
+        assert connection.starts == 1
 
 
 # --------------------------------------------------------------------------- adapters
