@@ -701,7 +701,7 @@ class Round:
     def _draw(self) -> None:
         seat = self._turn
         moves = self._moves
-        if moves is None or moves[0] is not _DRAW_ACTIONS[seat]:
+        if not moves or moves[0] is not _DRAW_ACTIONS[seat]:
             self._check_draw()
         tc = self._bone.pop()
         self._hands[seat].append(tc)
