@@ -399,6 +399,10 @@ class ProcessEngine:
     May be shared between threads: calls are serialised by a lock, one case at a time.
     """
 
+    checks_observations: Final = True
+    """Every observation it returns already follows the protocol's schemas, so the case runner
+    need not check it again."""
+
     def __init__(self, command: str | Sequence[str], *, timeout: float = 10.0,
                  start_timeout: float | None = None, stop_timeout: float = 2.0,
                  max_line_bytes: int = 1 << 20, stderr_tail_bytes: int = 4096,

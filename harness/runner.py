@@ -285,10 +285,13 @@ def run_case(
             Status.UNSUPPORTED, f"the engine does not declare the level {case.level.value!r}"
         )
     given = case.request()
+    check = check_shape
+    if check is None and not getattr(engine, "checks_observations", False):
+        check = observation_problem
 
     def ask(request: dict[str, JSON]) -> Any:
         observation = engine.run(case.level.value, request)
-        problem = (check_shape or observation_problem)(case.level, observation)
+        problem = check(case.level, observation) if check else None
         if problem:
             raise EngineError(f"the observation does not follow the protocol: {problem}")
         return observation

@@ -29,6 +29,9 @@ class Fake:
 
     def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
         self.calls.append((level, given))
+        if given.get("function") not in ("credit", "displayed", "penalty", "side_penalty",
+                                         "tally"):
+            raise ValueError(f"no function {given.get('function')!r}")
         n = given["input"]
         if n == 13:
             raise ValueError("unlucky")
@@ -143,7 +146,10 @@ def test_invalid_requests_with_a_seq_get_an_errored_reply(request_: dict[str, An
     assert replies[1]["errored"].startswith(errored)
     assert replies[2] == {"seq": 2, "observation": {"value": 10}}  # and the server goes on
     assert code == 0
-    assert len(engine.calls) == 1
+    # A well-formed run reaches the engine, which fails on the bad given; the server then
+    # explains the failure by the schema. A malformed message never reaches the engine.
+    reached = request_.get("level") == "scoring" and isinstance(request_.get("given"), dict)
+    assert len(engine.calls) == (2 if reached else 1)
 
 
 @pytest.mark.parametrize(("line", "logged"), [
