@@ -68,6 +68,10 @@ def summary_line(run: Run) -> str:
         f"{c[Verdict.XPASSED]} unexpectedly passing",
     ]
     verdict = "CONFORMS" if run.ok else "DOES NOT CONFORM"
+    declined = sorted({o.result.case.level.value for o in run.outcomes
+                       if o.verdict is Verdict.UNSUPPORTED}, key=_ORDER.index)
+    if run.ok and declined:
+        verdict += f" (not checked: level {', '.join(declined)})"
     return f"{', '.join(parts)}: {verdict}"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -14,6 +15,7 @@ from fiveup import SUITE_VERSION
 from fiveup.cli import main
 
 ENGINE_CMD = f"{sys.executable} -m fiveup engine"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -155,3 +157,19 @@ def test_bench_harness_prints_both_figures_side_by_side() -> None:
     code, out, err = run("bench-harness", "--repeat", "1")
     assert code == 0, err
     assert "in-process" in out and "process protocol" in out and "ratio" in out
+
+
+@pytest.mark.parametrize("engine", [
+    ["--engine", "examples.adapters.python.minimal_engine:MinimalEngine"],
+    ["--engine-cmd", "node examples/adapters/node/engine.js"],
+], ids=["python", "node"])
+def test_the_readme_adapter_examples_certify_the_scoring_level(
+        engine: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    if engine[0] == "--engine-cmd" and shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    monkeypatch.chdir(ROOT)
+    code, out, err = run("certify", *engine)
+    assert code == 0, out + err
+    assert out.rstrip().endswith(
+        "unexpectedly passing: CONFORMS (not checked: level layout, round, match)")
+    assert "70 passed, 0 failed" in out
