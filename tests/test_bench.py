@@ -1,0 +1,109 @@
+"""The bench: figures per player count, its two report forms and its command line."""
+
+from __future__ import annotations
+
+import gc
+import io
+import json
+
+import pytest
+
+from fiveup.errors import UsageError
+from fiveup.reference.bench import (
+    BenchReport,
+    MatchFigures,
+    RoundFigures,
+    format_text,
+    main_bench,
+    run_bench,
+    to_json,
+)
+
+
+@pytest.fixture(scope="module")
+def report() -> BenchReport:
+    return run_bench(rounds=300, matches=2, seed=5)
+
+
+def test_run_bench_plays_every_player_count(report: BenchReport) -> None:
+    assert [r.players for r in report.rounds] == [2, 3, 4]
+    assert [m.players for m in report.matches] == [2, 3, 4]
+    for figures in report.rounds:
+        assert figures.rounds == 300
+        # at least the opening; at most every tile
+        assert 300 <= figures.placements <= 300 * 28
+        assert figures.seconds > 0
+        assert figures.rounds_per_second == pytest.approx(300 / figures.seconds)
+        assert figures.placements_per_second > figures.rounds_per_second
+    for match in report.matches:
+        assert match.matches == 2
+        assert match.rounds >= 2
+        assert match.matches_per_second > 0
+        assert match.rounds_per_match == match.rounds / 2
+    assert report.seed == 5
+    assert report.python.startswith(("CPython", "PyPy"))
+    assert gc.isenabled()
+
+
+def test_the_counts_are_reproducible(report: BenchReport) -> None:
+    again = run_bench(rounds=300, matches=2, seed=5)
+    assert [r.placements for r in again.rounds] == [r.placements for r in report.rounds]
+    assert [m.rounds for m in again.matches] == [m.rounds for m in report.matches]
+
+
+def test_zero_work_gives_zero_rates() -> None:
+    assert RoundFigures(2, 0, 0, 0.0).rounds_per_second == 0.0
+    assert RoundFigures(2, 0, 0, 0.0).placements_per_second == 0.0
+    assert MatchFigures(2, 0, 0, 0.0).matches_per_second == 0.0
+    assert MatchFigures(2, 0, 0, 0.0).rounds_per_match == 0.0
+    with pytest.raises(UsageError):
+        run_bench(rounds=-1)
+
+
+def test_text_report(report: BenchReport) -> None:
+    text = format_text(report)
+    lines = text.splitlines()
+    assert "seed 5" in lines[0]
+    assert "rounds/s" in text and "placements/s" in text and "matches/s" in text
+    assert sum(line.split()[:2] == [str(p), "300"] for line in lines for p in (2, 3, 4)) == 3
+
+
+def test_json_report(report: BenchReport) -> None:
+    data = json.loads(to_json(report))
+    assert data["seed"] == 5
+    assert [r["players"] for r in data["rounds"]] == [2, 3, 4]
+    first = data["rounds"][0]
+    assert first["rounds_per_second"] == pytest.approx(first["rounds"] / first["seconds"])
+    assert {"matches", "rounds", "seconds", "matches_per_second", "rounds_per_match"} <= set(
+        data["matches"][0]
+    )
+
+
+def test_main_bench_writes_the_chosen_format() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    code = main_bench(["--rounds", "20", "--matches", "1", "--format", "json"], out, err)
+    assert code == 0
+    assert err.getvalue() == ""
+    assert json.loads(out.getvalue())["rounds"][0]["rounds"] == 20
+    out = io.StringIO()
+    assert main_bench(["--rounds", "5", "--matches", "0", "--seed", "3"], out, err) == 0
+    assert out.getvalue().startswith("Five Up reference engine bench (seed 3")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--rounds", "x"], ["--rounds", "-4"], ["--format", "xml"], ["--speed"], ["extra"]],
+)
+def test_bad_arguments_give_exit_code_2_and_a_message(argv: list[str]) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert main_bench(argv, out, err) == 2
+    assert out.getvalue() == ""
+    assert "usage: fiveup bench" in err.getvalue()
+    assert "error:" in err.getvalue()
+
+
+def test_help_goes_to_stdout() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert main_bench(["--help"], out, err) == 0
+    assert "--rounds N" in out.getvalue()
+    assert err.getvalue() == ""
