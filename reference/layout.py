@@ -103,9 +103,6 @@ _N_MASKS = 1 << _N_SLOTS
 _NO_TARGET = -1
 KEY_STRIDE = N_TILE_CODES * _N_SLOTS + 1
 """A placement key is ``tile code * KEY_STRIDE + point code + 1`` (``+ 0`` for the opening)."""
-_LINE_A = _SLOT_INDEX[Slot.LINE_A]
-_LOW = _SLOT_INDEX[Slot.LOW]
-_HIGH = _SLOT_INDEX[Slot.HIGH]
 
 
 def tile_code(tile: Tile) -> int:
@@ -141,11 +138,15 @@ LOW_OF: list[int] = [0] * N_TILE_CODES
 HIGH_OF: list[int] = [0] * N_TILE_CODES
 """The higher half of the tile with this code."""
 _OPEN: list[tuple[int, ...]] = [()] * (N_TILE_CODES * _N_MASKS)
-_GAINED: list[tuple[int, ...]] = [()] * (N_TILE_CODES * _N_MASKS * _N_SLOTS)
+_OPEN_VALUED: list[tuple[tuple[int, int], ...]] = [()] * (N_TILE_CODES * _N_MASKS)
+_GAINED: list[tuple[tuple[int, int], ...]] = [()] * (N_TILE_CODES * _N_MASKS * _N_SLOTS)
 _CONTRIB: list[tuple[int, ...]] = [()] * (N_TILE_CODES * _N_MASKS)
 _CONTRIB_SUM: list[int] = [0] * (N_TILE_CODES * _N_MASKS)
 _PLACEMENTS: dict[int, Placement] = {}
 _KEY_BY_ID: dict[int, int] = {}
+# Per key of a placement whose tile shows the point's value: the tile code, the point code, the
+# target's tile code and slot index, the value joined, and the new tile's occupied-slot mask.
+_JOINS: dict[int, tuple[int, int, int, int, int, int]] = {}
 
 
 def _build_rule_tables() -> None:
@@ -162,6 +163,7 @@ def _build_rule_tables() -> None:
             occupied = _slots_of(mask)
             row = tc * _N_MASKS + mask
             _OPEN[row] = tuple(point_code(Point(tile, s)) for s in open_slots(tile, occupied))
+            _OPEN_VALUED[row] = tuple((POINT_VALUE[p], p) for p in _OPEN[row])
             _CONTRIB[row] = contributions(tile, occupied)
             _CONTRIB_SUM[row] = sum(_CONTRIB[row])
     for tile in ALL_TILES:
@@ -173,7 +175,7 @@ def _build_rule_tables() -> None:
                 if not mask & bit:
                     now_open = _OPEN[tc * _N_MASKS + (mask | bit)]
                     _GAINED[row * _N_SLOTS + _SLOT_INDEX[slot]] = tuple(
-                        p for p in now_open if p not in _OPEN[row]
+                        (POINT_VALUE[p], p) for p in now_open if p not in _OPEN[row]
                     )
 
 
@@ -188,6 +190,12 @@ def _intern(placement: Placement, tc: int, pc: int) -> None:
     key = _key(tc, pc)
     _PLACEMENTS[key] = placement
     _KEY_BY_ID[id(placement)] = key
+    slot = placement.joining_slot
+    mask = 0 if slot is None else 1 << _SLOT_INDEX[slot]
+    if pc == _NO_TARGET:
+        _JOINS[key] = (tc, pc, -1, 0, -1, mask)
+    else:
+        _JOINS[key] = (tc, pc, pc // _N_SLOTS, pc % _N_SLOTS, POINT_VALUE[pc], mask)
 
 
 def _intern_placements() -> None:
@@ -285,7 +293,7 @@ class Layout:
         spinner whose line sides are not both occupied); LAY-1 (no target once the table has
         tiles, or a tile that does not show the point's value).
         """
-        total = self._place(*split_key(placement_key(placement)))
+        total = self._place(placement_key(placement))
         credit = placement_credit(total)
         return PlacementResult(placement, total, credit, displayed(credit))
 
@@ -333,54 +341,42 @@ class Layout:
             )
         return value
 
-    def _refuse(self, tc: int, pc: int) -> NoReturn:
-        self._check(tc, pc)
-        raise AssertionError(f"placement {tc}@{pc} passed the checks it failed")
+    def _refuse(self, key: int) -> NoReturn:
+        self._check(*split_key(key))
+        raise AssertionError(f"placement {placement_of(key)} passed the checks it failed")
 
-    def _place(self, tc: int, pc: int) -> int:
-        """Place tile ``tc`` at point ``pc`` (-1: the opening); return the new sum.
+    def _place(self, key: int) -> int:
+        """Place the placement with this key; return the new sum.
 
         The happy path tests legality in one expression; :meth:`_check` finds the rule broken.
         """
+        join = _JOINS.get(key)
+        if join is None:  # the tile shows no half of the point's value, or is the point's tile
+            self._refuse(key)
+        tc, pc, target_tc, slot, value, mask = join
         occupied = self._occupied
         avail = self._avail
         if pc == _NO_TARGET:
             if self._order or occupied[tc] >= 0:
-                self._refuse(tc, pc)
-            mask = 0
+                self._refuse(key)
             total = 0
         else:
-            target_tc = pc // _N_SLOTS
-            slot = pc - target_tc * _N_SLOTS
-            row = target_tc * _N_MASKS + occupied[target_tc]
-            value = POINT_VALUE[pc]
-            low = LOW_OF[tc]
-            if (
-                occupied[tc] >= 0
-                or occupied[target_tc] < 0
-                or pc not in _OPEN[row]
-                or (low != value and HIGH_OF[tc] != value)
-            ):
-                self._refuse(tc, pc)
-            occupied[target_tc] |= 1 << slot
+            target_mask = occupied[target_tc]
+            row = target_tc * _N_MASKS + target_mask
+            if occupied[tc] >= 0 or target_mask < 0 or pc not in _OPEN[row]:
+                self._refuse(key)
+            occupied[target_tc] = target_mask | 1 << slot
             avail[value].remove(pc)
-            for gained in _GAINED[row * _N_SLOTS + slot]:
-                avail[POINT_VALUE[gained]].append(gained)
-            total = (
-                self._sum
-                - _CONTRIB_SUM[row]
-                + _CONTRIB_SUM[target_tc * _N_MASKS + occupied[target_tc]]
-            )
-            # A double joins by its line side A, a non-double by the half showing the value.
-            joined = _LINE_A if low == HIGH_OF[tc] else _LOW if low == value else _HIGH
-            mask = 1 << joined
+            for gained_value, gained in _GAINED[row * _N_SLOTS + slot]:
+                avail[gained_value].append(gained)
+            total = self._sum - _CONTRIB_SUM[row] + _CONTRIB_SUM[row + (1 << slot)]
         occupied[tc] = mask
         row = tc * _N_MASKS + mask
-        for opened in _OPEN[row]:
-            avail[POINT_VALUE[opened]].append(opened)
+        for opened_value, opened in _OPEN_VALUED[row]:
+            avail[opened_value].append(opened)
         total += _CONTRIB_SUM[row]
         self._sum = total
-        self._order.append(tc * KEY_STRIDE + pc + 1)
+        self._order.append(key)
         return total
 
     # --- queries ---------------------------------------------------------------------------

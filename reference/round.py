@@ -316,6 +316,8 @@ _SIDES = {n: tuple(side_of(s, n) for s in range(n)) for n in range(MIN_PLAYERS, 
 _NEXT_SEAT = {n: (*range(1, n), 0) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
 _ALL_CODES = frozenset(tile_code(tile) for tile in ALL_TILES)
 _PIPS_OF = [LOW_OF[code] + HIGH_OF[code] for code in range(len(LOW_OF))]
+# Per tile code: the placement key of the tile at point code 0, and its two halves.
+_JOIN_INFO = [(code * KEY_STRIDE + 1, LOW_OF[code], HIGH_OF[code]) for code in range(len(LOW_OF))]
 
 _PLAYED, _DREW, _PASSED = 0, 1, 2
 # The credit of every possible sum (SCR-2); no layout of 28 tiles counts more than this.
@@ -427,7 +429,7 @@ class Round:
         dealt = HAND_SIZE * players
         self._players = players
         self._deck = tuple(deck)
-        self._hands = [codes[HAND_SIZE * seat : HAND_SIZE * (seat + 1)] for seat in range(players)]
+        self._hands = [codes[start : start + HAND_SIZE] for start in range(0, dealt, HAND_SIZE)]
         self._bone = codes[: dealt - 1 : -1]  # reversed: the next tile to draw is popped
         self._next_seat = _NEXT_SEAT[players]
         self._opener = opener
@@ -677,13 +679,12 @@ class Round:
 
     def _play(self, key: int) -> None:
         tc = key // KEY_STRIDE
-        pc = key - tc * KEY_STRIDE
         seat = self._turn
         hand = self._hands[seat]
         pending = self._pending
         if self._result is not None or (pending != _NO_TILE and tc != pending) or tc not in hand:
             self._check_play(tc)
-        total = self._layout._place(tc, pc - 1)
+        total = self._layout._place(key)
         hand.remove(tc)
         self._pending = _NO_TILE
         credit = _CREDIT[total]
@@ -710,7 +711,9 @@ class Round:
         avail = self._layout._avail
         if avail[LOW_OF[tc]] or avail[HIGH_OF[tc]]:
             self._pending = tc
-        elif not self._bone and not self._anyone_can_place():
+        elif self._bone:
+            self._moves = moves  # still nothing to place: the same single draw
+        elif not self._anyone_can_place():
             self._finish(RoundEnd.BLOCKED, None)
 
     def _pass(self) -> None:
@@ -738,8 +741,8 @@ class Round:
         return False
 
     def _finish(self, end: RoundEnd, winner: int | None) -> None:
-        pips = tuple(sum(_PIPS_OF[tc] for tc in hand) for hand in self._hands)
-        penalties = tuple(rounded_penalty(p) for p in pips)
+        pips = tuple([sum([_PIPS_OF[tc] for tc in hand]) for hand in self._hands])
+        penalties = tuple([rounded_penalty(p) for p in pips])
         for seat, penalty in enumerate(penalties):
             self._scores[self._side_of[seat]] -= penalty
         self._result = RoundResult(end, winner, pips, penalties, winner)
@@ -763,9 +766,7 @@ class Round:
         avail = layout._avail
         moves = []
         for tc in hand:
-            base = tc * KEY_STRIDE + 1
-            low = LOW_OF[tc]
-            high = HIGH_OF[tc]
+            base, low, high = _JOIN_INFO[tc]
             for pc in avail[low]:
                 moves.append(plays[base + pc])
             if low != high:
