@@ -350,10 +350,10 @@ class Layout:
 
         The happy path tests legality in one expression; :meth:`_check` finds the rule broken.
         """
-        join = _JOINS.get(key)
-        if join is None:  # the tile shows no half of the point's value, or is the point's tile
+        try:
+            tc, pc, target_tc, slot, value, mask = _JOINS[key]
+        except KeyError:  # the tile shows no half of the point's value, or is the point's tile
             self._refuse(key)
-        tc, pc, target_tc, slot, value, mask = join
         occupied = self._occupied
         avail = self._avail
         if pc == _NO_TARGET:

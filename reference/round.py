@@ -324,6 +324,7 @@ _PLAYED, _DREW, _PASSED = 0, 1, 2
 _MAX_SUM = 2 * 6 * len(ALL_TILES)
 _CREDIT = [placement_credit(total) for total in range(_MAX_SUM + 1)]
 _NO_TILE = -1
+_NO_SEAT = -1
 
 
 def _tile(code: int) -> Tile:
@@ -587,10 +588,11 @@ class Round:
     def apply(self, action: Action) -> None:
         """Carry out ``action``, first checking that it is by the seat to act (TRN-3)."""
         seat = action.seat
-        if seat != self._turn or self._result is not None:
+        if seat != self._turn:  # also once the round is over: the turn is then -1
             self._check_seat(seat)
-        code = _ACTION_CODE_BY_ID.get(id(action))
-        if code is None:
+        try:
+            code = _ACTION_CODE_BY_ID[id(action)]
+        except KeyError:
             code = _action_code(action)
         if code >= 0:
             self._play(code)
@@ -747,6 +749,7 @@ class Round:
             self._scores[self._side_of[seat]] -= penalty
         self._result = RoundResult(end, winner, pips, penalties, winner)
         self._pending = _NO_TILE
+        self._turn = _NO_SEAT
 
     def _legal_actions(self) -> list[Action]:
         moves = self._moves
