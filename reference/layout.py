@@ -26,10 +26,17 @@ from .scoring import displayed, placement_credit
 from .tiles import ALL_TILES, DOUBLE_SLOTS, END_SLOTS, Placement, Point, Slot, Tile
 
 __all__ = [
+    "KEY_STRIDE",
     "Layout",
     "PlacementResult",
     "contributions",
+    "interned_placements",
     "open_slots",
+    "placement_key",
+    "placement_of",
+    "point_code",
+    "split_key",
+    "tile_code",
 ]
 
 
@@ -120,6 +127,7 @@ def _slots_of(mask: int) -> frozenset[Slot]:
 
 
 def _masks_of(tile: Tile) -> list[int]:
+    """Every set of the tile's own slots, as a mask."""
     bits = [_SLOT_INDEX[slot] for slot in tile.slots()]
     return [
         sum(1 << bits[i] for i in range(len(bits)) if choice >> i & 1)
@@ -302,8 +310,8 @@ class Layout:
         tc, pc = split_key(placement_key(placement))
         self._check(tc, pc)
 
-    def _check(self, tc: int, pc: int) -> int:
-        """Raise for an illegal placement; return the point value joined (-1 for the opening)."""
+    def _check(self, tc: int, pc: int) -> None:
+        """Raise for an illegal placement of tile ``tc`` at point ``pc`` (-1: the opening)."""
         occupied = self._occupied
         if occupied[tc] >= 0:
             raise IllegalMoveError("LAY-3", f"{_tile_text(tc)} is already on the table")
@@ -313,7 +321,7 @@ class Layout:
                     "LAY-1",
                     f"the table has tiles: {_tile_text(tc)} must be joined to a connection point",
                 )
-            return -1
+            return
         target_tc = pc // _N_SLOTS
         point = POINT_OF[pc]
         assert point is not None
@@ -339,7 +347,6 @@ class Layout:
             raise IllegalMoveError(
                 "LAY-1", f"{_tile_text(tc)} does not match {point.text} (value {value})"
             )
-        return value
 
     def _refuse(self, key: int) -> NoReturn:
         self._check(*split_key(key))
@@ -369,6 +376,7 @@ class Layout:
             avail[value].remove(pc)
             for gained_value, gained in _GAINED[row * _N_SLOTS + slot]:
                 avail[gained_value].append(gained)
+            # the slot was free, so adding its bit to the row gives the target's new row
             total = self._sum - _CONTRIB_SUM[row] + _CONTRIB_SUM[row + (1 << slot)]
         occupied[tc] = mask
         row = tc * _N_MASKS + mask
