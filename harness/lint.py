@@ -349,6 +349,13 @@ class _Checker:
         sides = 2 if players == 4 else players
         if scores is not None and len(scores) != sides:
             self.report(at, f"{len(scores)} scores for {sides} sides ({players} players)")
+        for k, score in enumerate(scores or []):
+            if score % 5:
+                self.report(
+                    [*at, k],
+                    f"score {score} is not a multiple of 5: every credit and "
+                    "penalty is, so no game reaches it (PTS-1)",
+                )
 
     def _match(self, case: Mapping[str, Any], at: list[str | int]) -> None:
         given, expect = case["given"], case["expect"]

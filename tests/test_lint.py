@@ -213,6 +213,12 @@ BROKEN: list[tuple[str, str, int, str]] = [
         "5 raw is 1 displayed",
     ),
     (
+        "score-not-a-multiple-of-5",
+        round_case(extra_given="\n      scores: [0, 7]"),
+        15,
+        "score 7 is not a multiple of 5",
+    ),
+    (
         "duplicate-tile-in-deal",
         round_case(boneyard=[*TILES[10:27], "[0|0]"]),
         12,
