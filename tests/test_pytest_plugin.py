@@ -88,3 +88,12 @@ def test_a_broken_engine_errs_each_case_and_bad_options_are_usage_errors(
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result = pytester.runpytest("--fiveup-engine=reference", "--fiveup-fixtures=/no/such")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
+
+
+def test_pytest_xdist_spreads_the_cases(pytester: pytest.Pytester) -> None:
+    pytest.importorskip("xdist")
+    result = pytester.runpytest_subprocess("--fiveup-engine=reference", "-n", "2", "-k",
+                                           "scoring", "-q")
+    outcomes = result.parseoutcomes()
+    assert outcomes["passed"] == 70 and "failed" not in outcomes
+    result.stdout.fnmatch_lines(["bringing up nodes*"])
