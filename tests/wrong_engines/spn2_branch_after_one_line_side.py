@@ -1,0 +1,33 @@
+"""Wrong engine: breaks SPN-2 - a spinner's branches open once one line side is occupied.
+
+How: ``open_slots`` opens both branches of a double as soon as either line side is occupied, so a
+joined double (which occupies its line side A) offers its branches at once, before line side B.
+The layout's tables are rebuilt from the patched function.
+"""
+
+import sys
+from collections.abc import Set
+
+from fiveup.harness.server import serve
+from fiveup.reference import layout
+from fiveup.reference.engine import ReferenceEngine
+from fiveup.reference.tiles import DOUBLE_SLOTS, Slot, Tile
+
+_reference_open_slots = layout.open_slots
+
+
+def open_slots(tile: Tile, occupied: Set[Slot]) -> tuple[Slot, ...]:
+    """The reference's points, except that one occupied line side opens the branches."""
+    if not tile.is_double:
+        return _reference_open_slots(tile, occupied)
+    started = Slot.LINE_A in occupied or Slot.LINE_B in occupied
+    return tuple(
+        slot for slot in DOUBLE_SLOTS if slot not in occupied and (slot.is_line or started)
+    )
+
+
+layout.open_slots = open_slots
+layout._build_rule_tables()
+
+if __name__ == "__main__":
+    raise SystemExit(serve(ReferenceEngine(), sys.stdin, sys.stdout))
