@@ -8,7 +8,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+import deals
 import pytest
+from deals import CHAIN_ACTIONS, texts
 
 from fiveup import PROTOCOL_VERSION, __version__
 from fiveup.errors import UsageError
@@ -26,26 +28,8 @@ def deck(*hands: Sequence[str], boneyard: Sequence[str] = ()) -> list[str]:
     return named + [t.text for t in ALL_TILES if t.text not in named]
 
 
-SIXES = deck(
-    ["[6|6]", "[5|6]", "[4|6]", "[3|6]", "[2|6]"],
-    ["[0|0]", "[0|1]", "[1|1]", "[0|2]", "[1|2]"],
-    boneyard=["[0|3]", "[1|6]", "[2|2]"],
-)
-CHAIN = deck(
-    ["[0|1]", "[2|3]", "[4|5]", "[0|6]", "[0|2]"],
-    ["[1|2]", "[3|4]", "[5|6]", "[0|0]", "[6|6]"],
-)
-CHAIN_ACTIONS = [
-    "0 play [0|1]",
-    "1 play [1|2]@[0|1]:high",
-    "0 play [2|3]@[1|2]:high",
-    "1 play [3|4]@[2|3]:high",
-    "0 play [4|5]@[3|4]:high",
-    "1 play [5|6]@[4|5]:high",
-    "0 play [0|6]@[5|6]:high",
-    "1 play [0|0]@[0|1]:low",
-    "0 play [0|2]@[0|6]:low",
-]
+SIXES = texts(deals.SIXES)
+CHAIN = texts(deals.CHAIN)
 
 
 def run(level: str, given: dict[str, Any]) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import random
 from collections.abc import Sequence
 
 import pytest
+from deals import CHAIN, CHAIN_ACTIONS, stacked
 
 from fiveup.errors import IllegalMoveError, UsageError
 from fiveup.reference.match import (
@@ -16,30 +17,7 @@ from fiveup.reference.match import (
     random_policy,
 )
 from fiveup.reference.round import Played, Round, RoundEnd, RoundEnded, RoundResult
-from fiveup.reference.tiles import ALL_TILES, Action, Tile
-
-
-def stacked(*hands: Sequence[str]) -> list[Tile]:
-    named = [Tile.parse(t) for hand in hands for t in hand]
-    return named + [t for t in ALL_TILES if t not in named]
-
-
-# Seat 0 goes out; its only credit is 5 (sum 5 on its third placement); seat 1 keeps [6|6].
-CHAIN = stacked(
-    ["[0|1]", "[2|3]", "[4|5]", "[0|6]", "[0|2]"],
-    ["[1|2]", "[3|4]", "[5|6]", "[0|0]", "[6|6]"],
-)
-CHAIN_ACTIONS = [
-    "0 play [0|1]",
-    "1 play [1|2]@[0|1]:high",
-    "0 play [2|3]@[1|2]:high",
-    "1 play [3|4]@[2|3]:high",
-    "0 play [4|5]@[3|4]:high",
-    "1 play [5|6]@[4|5]:high",
-    "0 play [0|6]@[5|6]:high",
-    "1 play [0|0]@[0|1]:low",
-    "0 play [0|2]@[0|6]:low",
-]  # seat 0: +5; seat 1: -10 ([6|6] left)
+from fiveup.reference.tiles import Action, Tile
 
 # Seat 1 opens and goes out; seat 0 earns 5 on the second placement and keeps [3|6] (9 pips).
 DUEL = stacked(

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 import pytest
+from deals import CHAIN, CHAIN_ACTIONS, SIXES, stacked, texts
 
 from fiveup.errors import IllegalMoveError, NotationError, UsageError
 from fiveup.reference.layout import interned_placements
@@ -24,17 +25,6 @@ from fiveup.reference.round import (
     side_of,
 )
 from fiveup.reference.tiles import ALL_TILES, Action, Placement, Tile, Verb
-
-
-def stacked(*hands: Sequence[str], boneyard: Sequence[str] = ()) -> list[Tile]:
-    """Hands in seat order, then the boneyard: the tiles named first, the others after."""
-    named = [Tile.parse(t) for hand in hands for t in hand] + [Tile.parse(t) for t in boneyard]
-    assert len(set(named)) == len(named)
-    return named + [t for t in ALL_TILES if t not in named]
-
-
-def texts(tiles: Sequence[Tile]) -> list[str]:
-    return [t.text for t in tiles]
 
 
 def snapshot(round_: Round) -> tuple[object, ...]:
@@ -75,29 +65,6 @@ def refuse(round_: Round, text: str, rule: str) -> IllegalMoveError:
     return info.value
 
 
-# A two-player deal in which seat 1 holds no six: after [6|6] it must draw.
-SIXES = stacked(
-    ["[6|6]", "[5|6]", "[4|6]", "[3|6]", "[2|6]"],
-    ["[0|0]", "[0|1]", "[1|1]", "[0|2]", "[1|2]"],
-    boneyard=["[0|3]", "[1|6]", "[2|2]"],
-)
-
-# A two-player deal that seat 0 goes out of in nine placements without a draw.
-CHAIN = stacked(
-    ["[0|1]", "[2|3]", "[4|5]", "[0|6]", "[0|2]"],
-    ["[1|2]", "[3|4]", "[5|6]", "[0|0]", "[6|6]"],
-)
-CHAIN_ACTIONS = [
-    "0 play [0|1]",
-    "1 play [1|2]@[0|1]:high",
-    "0 play [2|3]@[1|2]:high",
-    "1 play [3|4]@[2|3]:high",
-    "0 play [4|5]@[3|4]:high",
-    "1 play [5|6]@[4|5]:high",
-    "0 play [0|6]@[5|6]:high",
-    "1 play [0|0]@[0|1]:low",
-    "0 play [0|2]@[0|6]:low",
-]
 
 
 # --- the deal -------------------------------------------------------------------------------
