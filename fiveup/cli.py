@@ -241,18 +241,8 @@ def _engine_args(args: argparse.Namespace) -> list[str]:
     return ["--engine", args.engine or "reference"]
 
 
-def _open_engine(args: argparse.Namespace) -> Engine:
-    from fiveup.harness.certify import TimedEngine, load_engine
-
-    if args.engine_cmd:
-        from fiveup.harness.process import ProcessEngine
-
-        return ProcessEngine(args.engine_cmd, timeout=args.timeout)
-    return TimedEngine(load_engine(args.engine or "reference"), args.timeout)
-
-
 def _certify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from fiveup.harness.certify import certify, load_expected_failures, select
+    from fiveup.harness.certify import certify, load_expected_failures, open_engine, select
     from fiveup.harness.corpus import load_corpus
     from fiveup.harness.report import json_report, junit_report, text_report
 
@@ -268,7 +258,7 @@ def _certify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     xfails = (
         load_expected_failures(args.expected_failures, corpus) if args.expected_failures else {}
     )
-    engine = _open_engine(args)
+    engine = open_engine(args.engine, args.engine_cmd, args.timeout)
     try:
         run = certify(engine, corpus, cases, xfails)
     finally:

@@ -75,6 +75,18 @@ def load_engine(name: str) -> Engine:
     return engine
 
 
+def open_engine(name: str | None, command: str | None, timeout: float) -> Engine:
+    """The engine to certify: a process for ``command``, else the Python engine ``name``.
+
+    A Python engine is wrapped in :class:`TimedEngine` so that a hang is cut off as well.
+    """
+    if command:
+        from fiveup.harness.process import ProcessEngine
+
+        return ProcessEngine(command, timeout=timeout)
+    return TimedEngine(load_engine(name or "reference"), timeout)
+
+
 class TimedEngine:
     """An in-process engine whose every call is cut off after ``timeout`` seconds.
 

@@ -172,6 +172,11 @@ class Case:
         return tuple(sorted({r.split("-")[0] for r in self.rules}))
 
 
+def side_count(players: int) -> int:
+    """How many sides score: one per player, or two partnerships with four players (PLY-2/3)."""
+    return 2 if players == 4 else players
+
+
 def _deck(start: Mapping[str, JSON]) -> list[JSON]:
     deck: list[JSON] = [tile for hand in start["hands"] for tile in hand]
     deck.extend(start["boneyard"])
@@ -182,17 +187,15 @@ def engine_given(level: Level, given: Mapping[str, JSON]) -> dict[str, JSON]:
     """Turn a case's ``given`` into the request ``given`` of spec/protocol.md."""
     if level is Level.ROUND:
         players = given["players"]
-        sides = 2 if players == 4 else players
         return {
             "players": players,
             "deck": _deck(given),
             "opener": given["opener"],
-            "scores": list(given.get("scores", [0] * sides)),
+            "scores": list(given.get("scores", [0] * side_count(players))),
             "actions": list(given["actions"]),
         }
     if level is Level.MATCH:
         players = given["players"]
-        sides = 2 if players == 4 else players
         rounds: list[JSON] = []
         for r in given["rounds"]:
             item: dict[str, JSON] = {"deck": _deck(r), "actions": list(r["actions"])}
@@ -201,7 +204,7 @@ def engine_given(level: Level, given: Mapping[str, JSON]) -> dict[str, JSON]:
             rounds.append(item)
         return {
             "players": players,
-            "scores": list(given.get("scores", [0] * sides)),
+            "scores": list(given.get("scores", [0] * side_count(players))),
             "rounds": rounds,
         }
     return dict(given)

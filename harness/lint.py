@@ -19,7 +19,7 @@ from typing import Any
 import jsonschema
 
 from fiveup.errors import NotationError
-from fiveup.harness.corpus import Problem, SourceFile, pointer, read_yaml
+from fiveup.harness.corpus import Problem, SourceFile, pointer, read_yaml, side_count
 from fiveup.harness.rules import Rule, spec_rules
 from fiveup.reference.tiles import ALL_TILES, Action, Placement, Point, Tile
 
@@ -346,7 +346,7 @@ class _Checker:
                 self.report([*at, "result", "winner"], "a blocked round has no winner (END-3)")
 
     def _scores(self, scores: list[int] | None, players: int, at: list[str | int]) -> None:
-        sides = 2 if players == 4 else players
+        sides = side_count(players)
         if scores is not None and len(scores) != sides:
             self.report(at, f"{len(scores)} scores for {sides} sides ({players} players)")
         for k, score in enumerate(scores or []):
@@ -376,7 +376,7 @@ class _Checker:
         if "error" in expect and expect["error"]["round"] >= len(given["rounds"]):
             self.report([*at, "expect", "error", "round"], "no such round")
         winner = expect.get("winner")
-        sides = 2 if players == 4 else players
+        sides = side_count(players)
         if winner is not None and winner >= sides:
             self.report([*at, "expect", "winner"], f"no side {winner}")
 

@@ -17,12 +17,11 @@ import pytest
 from fiveup.errors import FiveUpError
 from fiveup.harness.certify import (
     Outcome,
-    TimedEngine,
     Verdict,
     handshake,
     judge,
-    load_engine,
     load_expected_failures,
+    open_engine,
 )
 from fiveup.harness.corpus import Case, Corpus, load_corpus
 from fiveup.harness.protocol import Engine, EngineInfo
@@ -66,13 +65,8 @@ class _Session:
             timeout = float(self.config.getoption("fiveup_timeout"))
             command = self.config.getoption("fiveup_engine_cmd")
             try:
-                if command:
-                    from fiveup.harness.process import ProcessEngine
-
-                    self._engine = ProcessEngine(command, timeout=timeout)
-                else:
-                    name = self.config.getoption("fiveup_engine")
-                    self._engine = TimedEngine(load_engine(name), timeout)
+                name = self.config.getoption("fiveup_engine")
+                self._engine = open_engine(name, command, timeout)
                 self._info = handshake(self._engine)
             except Exception as exc:
                 self._failure = f"the engine failed its handshake: {exc}"
