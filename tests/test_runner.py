@@ -232,3 +232,12 @@ def test_every_level_compares_without_crashing_on_an_empty_observation(level: Le
     }
     expect = expectations[level]
     assert compare(level, expect, {})
+
+
+def test_a_value_the_rules_forbid_is_a_failure_not_a_protocol_error() -> None:
+    layout_case = case(Level.LAYOUT, {"placements": ["[1|6]"]},
+                       {"steps": [{"sum": 7, "credit": 0}]})
+    wrong = {**LAYOUT_OBS, "steps": [{"sum": 7, "credit": 7, "displayed": 1}]}
+    result = run_case(Scripted([wrong]), layout_case, ["layout"])
+    assert result.status is Status.FAIL, result.message
+    assert [d.text for d in result.differences] == ["/steps/0/credit: expected 0, got 7"]
