@@ -28,7 +28,7 @@ class _Parser(argparse.ArgumentParser):
     stdout: TextIO = sys.stdout
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message}\n{self.format_usage().rstrip()}")
+        raise UsageError(f"{message}\n{self.format_usage().rstrip()}")
 
     def _print_message(self, message: str, file: object = None) -> None:
         if message:
@@ -47,7 +47,11 @@ class _Exit(Exception):
 
 def _parser(stdout: TextIO) -> _Parser:
     _Parser.stdout = stdout
-    parser = _Parser(prog="fiveup", description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = _Parser(
+        prog="fiveup",
+        description="The Five Up conformance suite: validate fixtures, "
+        "certify engines, serve the reference engine, measure speed.",
+    )
     parser.add_argument(
         "--version",
         action="version",
@@ -243,14 +247,19 @@ def _engine_args(args: argparse.Namespace) -> list[str]:
 
 def _certify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from fiveup.harness.certify import certify, load_expected_failures, open_engine, select
-    from fiveup.harness.corpus import load_corpus
+    from fiveup.harness.corpus import fixture_files, load_corpus
     from fiveup.harness.report import json_report, junit_report, text_report
 
     if args.timeout <= 0:
         raise UsageError("certify: --timeout must be positive")
+    if args.engine_cmd is not None and not args.engine_cmd.strip():
+        raise UsageError("certify: --engine-cmd is empty: give the command that starts the engine")
     for p in args.fixtures or []:
         if not p.exists():
             raise UsageError(f"certify: --fixtures {p}: no such file or folder")
+    if args.fixtures and not fixture_files(args.fixtures):
+        shown = ", ".join(str(p) for p in args.fixtures)
+        raise UsageError(f"certify: --fixtures {shown}: no *.yaml fixture files there")
     corpus = load_corpus(args.fixtures)
     cases = select(corpus, args.keyword, args.case)
     if not cases:
@@ -287,10 +296,15 @@ def _write_atomically(path: Path, text: str) -> None:
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
         raise UsageError(f"--output {path}: no such folder {directory}")
+    if path.is_dir():
+        raise UsageError(f"--output {path}: is a folder; name the report file")
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a report is an ordinary file
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -65,8 +65,11 @@ class SourceFile:
 
     @property
     def name(self) -> str:
-        """The path as given, for messages."""
-        return str(self.path)
+        """The path for messages: relative to the working folder when inside it."""
+        try:
+            return str(self.path.resolve().relative_to(Path.cwd().resolve()))
+        except (ValueError, OSError):
+            return str(self.path)
 
     def line_of(self, ptr: str) -> int:
         """The line of the value at ``ptr``, or of its nearest enclosing value."""
@@ -111,33 +114,33 @@ def read_yaml(path: Path) -> SourceFile:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        src.problems.append(Problem(str(path), 0, "", f"cannot read: {exc.strerror or exc}"))
+        src.problems.append(Problem(src.name, 0, "", f"cannot read: {exc.strerror or exc}"))
         return src
     src.digest = hashlib.sha256(raw).hexdigest()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        src.problems.append(Problem(str(path), 1, "", f"not UTF-8 text: {exc.reason}"))
+        src.problems.append(Problem(src.name, 1, "", f"not UTF-8 text: {exc.reason}"))
         return src
     loader = _SafeLoader(text)
     try:
         node = loader.get_single_node()
         if node is None:
-            src.problems.append(
-                Problem(str(path), 1, "", "empty file: expected a mapping with 'cases'")
-            )
-            return src
+            return src  # an empty document: data None, for the caller to judge
         _walk(node, [], src)
         src.data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
         what = exc.problem or str(exc)
+        if exc.context:
+            where = f" (line {exc.context_mark.line + 1})" if exc.context_mark else ""
+            what = f"{what}, {exc.context}{where}"
         if "could not determine a constructor" in what:
             what = f"tag refused (only plain YAML is allowed): {what}"
-        src.problems.append(Problem(str(path), line, "", f"YAML error: {what}"))
+        src.problems.append(Problem(src.name, line, "", f"YAML error: {what}"))
     except yaml.YAMLError as exc:
-        src.problems.append(Problem(str(path), 1, "", f"YAML error: {exc}"))
+        src.problems.append(Problem(src.name, 1, "", f"YAML error: {exc}"))
     finally:
         loader.dispose()
     return src
@@ -212,7 +215,7 @@ def engine_given(level: Level, given: Mapping[str, JSON]) -> dict[str, JSON]:
 
 def bundled_fixture_dir() -> Path:
     """The folder of the bundled corpus (inside the installed package)."""
-    return Path(str(importlib.resources.files("fiveup.fixtures")))
+    return Path(str(importlib.resources.files("fiveup.fixtures"))).resolve()
 
 
 def fixture_files(paths: Iterable[Path]) -> list[Path]:

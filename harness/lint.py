@@ -395,6 +395,10 @@ def lint(
     for path in files:
         src = read(path)
         report.problems.extend(src.problems)
+        if src.data is None and not src.problems:
+            report.problems.append(
+                Problem(src.name, 1, "", "empty file: expected a mapping with 'cases'")
+            )
         if src.data is None or src.problems:
             continue
         schema = _schema_problems(src)

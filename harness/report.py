@@ -42,6 +42,11 @@ def _observed_layout(outcome: Outcome) -> str:
     return ""
 
 
+def plural(n: int, noun: str) -> str:
+    """``1 case``, ``2 cases``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def rerun_command(engine_args: list[str], case_id: str) -> str:
     """The command that reruns just one case."""
     return shlex.join(["fiveup", "certify", *engine_args, "--case", case_id])
@@ -68,8 +73,10 @@ def summary_line(run: Run) -> str:
         f"{c[Verdict.XPASSED]} unexpectedly passing",
     ]
     verdict = "CONFORMS" if run.ok else "DOES NOT CONFORM"
-    declined = sorted({o.result.case.level.value for o in run.outcomes
-                       if o.verdict is Verdict.UNSUPPORTED}, key=_ORDER.index)
+    declined = sorted(
+        {o.result.case.level.value for o in run.outcomes if o.verdict is Verdict.UNSUPPORTED},
+        key=_ORDER.index,
+    )
     if run.ok and declined:
         verdict += f" (not checked: level {', '.join(declined)})"
     return f"{', '.join(parts)}: {verdict}"
@@ -110,12 +117,22 @@ def text_report(run: Run, engine_args: list[str]) -> str:
     titles = spec_sections()
     for section in sorted(by_section):
         title = titles[section].title if section in titles else ""
-        out.append(f"  {section:<4} {_tally(by_section[section]):>8}  {title}")
+        unsupported = sum(o.verdict is Verdict.UNSUPPORTED for o in by_section[section])
+        note = f"  ({unsupported} unsupported)" if unsupported else ""
+        out.append(f"  {section:<4} {_tally(by_section[section]):>8}  {title}{note}")
     bad = [o for o in run.outcomes if o.verdict is not Verdict.PASSED]
+    first_with: dict[str, str] = {}
     for o in bad:
         if o.verdict is Verdict.UNSUPPORTED:
             continue
         case = o.result.case
+        seen = first_with.get(o.result.message) if not o.result.differences else None
+        if seen is not None and o.verdict is Verdict.ERRORED:
+            # An engine that cannot start errs every case alike: say it once, then point back.
+            out.append(f"{o.verdict.value.upper()}: {case.id}  (the same error as {seen})")
+            continue
+        if o.result.message and not o.result.differences:
+            first_with.setdefault(o.result.message, case.id)
         out.append("")
         out.append(f"{o.verdict.value.upper()}: {case.id}  ({case.file}:{case.line})")
         out.append(f"  {case.title}")

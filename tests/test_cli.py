@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
+import stat
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -73,7 +75,7 @@ def test_an_expected_failure_that_passes_fails_the_run(tmp_path: Path) -> None:
     assert "remove it from the list" in out
 
 
-def test_an_engine_that_cannot_start_errs_every_case_with_exit_1() -> None:
+def test_an_engine_that_cannot_start_errs_every_case_with_exit_1_said_once() -> None:
     code, out, _ = run(
         "certify",
         "--engine-cmd",
@@ -86,6 +88,8 @@ def test_an_engine_that_cannot_start_errs_every_case_with_exit_1() -> None:
     assert code == 1
     assert "DOES NOT CONFORM" in out
     assert "0 passed" in out
+    assert out.count("exit status 3") <= 2, out  # the reason once, then "the same error as"
+    assert out.count("(the same error as ") >= 60
 
 
 @pytest.mark.parametrize(
@@ -102,6 +106,8 @@ def test_an_engine_that_cannot_start_errs_every_case_with_exit_1() -> None:
         (["certify", "--expected-failures", "/no/such/file.yaml"], "cannot read"),
         (["certify", "--output", "/no/such/dir/report.txt"], "no such folder"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
+        (["certify", "--engine-cmd", "  "], "--engine-cmd is empty"),
+        (["certify", "--output", "."], "is a folder; name the report file"),
         (["validate", "--format", "xml"], "invalid choice: 'xml'"),
     ],
 )
@@ -173,3 +179,23 @@ def test_the_readme_adapter_examples_certify_the_scoring_level(
     assert out.rstrip().endswith(
         "unexpectedly passing: CONFORMS (not checked: level layout, round, match)")
     assert "70 passed, 0 failed" in out
+
+
+def test_fixture_folders_without_fixtures_are_named(tmp_path: Path) -> None:
+    code, _, err = run("certify", "--fixtures", str(tmp_path))
+    assert code == 2 and f"--fixtures {tmp_path}: no *.yaml fixture files there" in err
+
+
+def test_an_empty_expected_failures_file_means_none(tmp_path: Path) -> None:
+    xfail = tmp_path / "xfail.yaml"
+    xfail.write_text("# nothing fails yet\n")
+    code, out, err = run("certify", "-k", "scoring", "--expected-failures", str(xfail))
+    assert code == 0, out + err
+
+
+def test_a_report_file_is_an_ordinary_file(tmp_path: Path) -> None:
+    target = tmp_path / "r.json"
+    assert run("certify", "-k", "credit-15", "--format", "json", "--output", str(target))[0] == 0
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~umask

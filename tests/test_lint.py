@@ -84,6 +84,7 @@ def test_a_good_round_passes(tmp_path: Path) -> None:
 BROKEN: list[tuple[str, str, int, str]] = [
     # (name, file text, line, words the message must hold)
     ("bad-yaml", "cases:\n  - id: [unclosed\n", 3, "YAML error"),
+    ("bad-yaml-context", 'cases:\n  - id: "unclosed\n', 3, "scanning a quoted scalar (line 2)"),
     ("unsafe-tag", "cases: !!python/object/apply:os.system ['echo hi']\n", 1, "tag refused"),
     ("not-utf8", "cases: caf\xe9\n", 1, "not UTF-8"),
     ("empty", "", 1, "empty file"),
