@@ -177,6 +177,7 @@ def json_report(run: Run) -> str:
         "cases": [
             {
                 "id": o.result.case.id,
+                "title": o.result.case.title,
                 "level": o.result.case.level.value,
                 "rules": list(o.result.case.rules),
                 "file": o.result.case.file,
