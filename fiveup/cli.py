@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import NoReturn, TextIO
 
 from fiveup import PROTOCOL_VERSION, SUITE_VERSION
+from fiveup.contract.engine import Engine
 from fiveup.errors import FiveUpError, FixtureError, UsageError
-from fiveup.harness.protocol import Engine
 
 
 class _Parser(argparse.ArgumentParser):

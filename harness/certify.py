@@ -20,10 +20,12 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from fiveup.contract.engine import JSON, Engine, EngineInfo
 from fiveup.errors import EngineError, UsageError
-from fiveup.harness.corpus import Case, Corpus, read_yaml
-from fiveup.harness.protocol import JSON, Engine, EngineInfo
-from fiveup.harness.runner import CaseResult, Status, run_case
+
+from .corpus import Case, Corpus
+from .runner import CaseResult, Status, run_case
+from .sources import read_yaml
 
 ENTRY_POINT_GROUP = "fiveup.engines"
 
@@ -81,7 +83,7 @@ def open_engine(name: str | None, command: str | None, timeout: float) -> Engine
     A Python engine is wrapped in :class:`TimedEngine` so that a hang is cut off as well.
     """
     if command:
-        from fiveup.harness.process import ProcessEngine
+        from .process import ProcessEngine
 
         return ProcessEngine(command, timeout=timeout)
     return TimedEngine(load_engine(name or "reference"), timeout)

@@ -8,22 +8,20 @@ the coverage of every checkable spec rule.
 
 from __future__ import annotations
 
-import importlib.resources
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 
+from fiveup.contract.notation import ALL_TILES, Action, Placement, Point, Tile
+from fiveup.contract.players import HAND_SIZE, side_count
+from fiveup.contract.schemas import fixture_validator
 from fiveup.errors import NotationError
-from fiveup.harness.corpus import Problem, SourceFile, pointer, read_yaml, side_count
-from fiveup.harness.rules import Rule, spec_rules
-from fiveup.reference.tiles import ALL_TILES, Action, Placement, Point, Tile
 
-HAND_SIZE = 5
+from .rules import Rule, spec_rules
+from .sources import Problem, SourceFile, pointer, read_yaml
 
 
 def rounded_penalty(pips: int) -> int:
@@ -34,23 +32,6 @@ def rounded_penalty(pips: int) -> int:
 def placement_credit(total: int) -> int:
     """SCR-2, restated for the same reason."""
     return total if total > 0 and total % 5 == 0 else 0
-
-
-@cache
-def fixture_schema() -> dict[str, Any]:
-    """The JSON Schema of fixture files, as shipped in the package."""
-    text = (
-        importlib.resources.files("fiveup.spec")
-        .joinpath("schemas/fixture.schema.json")
-        .read_text("utf-8")
-    )
-    schema: dict[str, Any] = json.loads(text)
-    return schema
-
-
-@cache
-def _validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(fixture_schema())
 
 
 @dataclass(slots=True)
@@ -70,7 +51,7 @@ class LintReport:
 
 def _schema_problems(src: SourceFile) -> list[Problem]:
     found = []
-    for err in _validator().iter_errors(src.data):
+    for err in fixture_validator().iter_errors(src.data):
         # A failed `if/then` or `oneOf` hides the real cause one level down: report the
         # deepest errors, which name the actual key or value.
         leaves = _leaf_errors(err)

@@ -11,36 +11,35 @@ protocol version) surfaces as a :class:`ProcessEngineError` (an ``EngineError``)
 says what went wrong; nothing blocks longer than the timeouts. A reply ``unsupported`` raises
 :class:`~fiveup.errors.UnsupportedCase`.
 
-POSIX only: stdout is read with ``selectors`` and the process group is killed with ``killpg``.
+The schemas and message checks are those of :mod:`fiveup.contract.schemas` (re-exported here
+under their 1.0 names); the pipe I/O is :mod:`fiveup.harness.pipes`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import enum
 import json
 import os
-import selectors
 import shlex
 import signal
-import subprocess
 import threading
 import time
-import weakref
 from collections.abc import Mapping, Sequence
-from functools import cache
-from importlib.resources import files
 from types import TracebackType
-from typing import Any, Final, NoReturn, Self
-
-import jsonschema
-import jsonschema.exceptions
-from jsonschema.protocols import Validator
-from referencing import Registry, Resource
+from typing import Final, NoReturn, Self
 
 from fiveup import PROTOCOL_VERSION
+from fiveup.contract.engine import JSON, EngineInfo
+from fiveup.contract.schemas import (
+    SCHEMA_NAMES,
+    given_problem,
+    message_problem,
+    observation_problem,
+    protocol_schema,
+)
 from fiveup.errors import EngineError, UnsupportedCase, UsageError
-from fiveup.harness.protocol import JSON, EngineInfo, Level
+
+from .pipes import EndOfOutput, EngineProcess, LineTooLong, Timeout
 
 __all__ = [
     "SCHEMA_NAMES",
@@ -53,79 +52,9 @@ __all__ = [
     "protocol_schema",
 ]
 
-SCHEMA_NAMES: Final = (
-    "common", "start", "ready", "run", "reply", "stop", "stopped",
-    "observation-scoring", "observation-layout", "observation-round", "observation-match",
-)
-"""The JSON Schemas of ``spec/schemas/protocol/``, by file name without ``.json``."""
-
-_LEVELS: Final = frozenset(level.value for level in Level)
 _REPLY_KINDS: Final = {"observation": dict, "unsupported": str, "errored": str}
-_CHUNK = 1 << 16
 _EXIT_GRACE = 0.5
 """How long an engine that closed its stdout may take to exit before it is killed."""
-
-
-# --------------------------------------------------------------------------- schemas
-
-
-@cache
-def protocol_schema(name: str) -> dict[str, JSON]:
-    """The protocol schema ``name`` (one of :data:`SCHEMA_NAMES`), as shipped in the package."""
-    if name not in SCHEMA_NAMES:
-        raise UsageError(f"no protocol schema {name!r}; there are {', '.join(SCHEMA_NAMES)}")
-    text = (files("fiveup.spec") / "schemas" / "protocol" / f"{name}.json").read_text("utf-8")
-    schema: dict[str, JSON] = json.loads(text)
-    return schema
-
-
-@cache
-def _validator(name: str) -> Validator:
-    resources = [
-        (protocol_schema(n)["$id"], Resource.from_contents(protocol_schema(n)))
-        for n in SCHEMA_NAMES
-    ]
-    registry: Registry[Any] = Registry().with_resources(resources)
-    return jsonschema.Draft202012Validator(protocol_schema(name), registry=registry)
-
-
-def message_problem(name: str, message: JSON) -> str | None:
-    """What is wrong with ``message`` as the protocol message ``name``, or None if it fits.
-
-    The text reads after the message's name: "does not follow reply.json at $.seq: ...".
-    """
-    validator = _validator(name)
-    if validator.is_valid(message):
-        return None
-    error = jsonschema.exceptions.best_match(validator.iter_errors(message))
-    return _clip(f"does not follow {name}.json at {error.json_path}: {error.message}", 400)
-
-
-@cache
-def _given_validator(level: str) -> Validator:
-    run = _validator("run")
-    return run.evolve(schema={"$ref": f"{protocol_schema('run')['$id']}#/$defs/{level}"})
-
-
-def given_problem(level: Level | str, given: JSON) -> str | None:
-    """What is wrong with ``given`` as the ``given`` of a run request of ``level``, or None."""
-    name = level.value if isinstance(level, Level) else level
-    if name not in _LEVELS:
-        return f"names no level: {name!r} is none of {', '.join(sorted(_LEVELS))}"
-    validator = _given_validator(name)
-    if validator.is_valid(given):
-        return None
-    error = jsonschema.exceptions.best_match(validator.iter_errors(given))
-    return _clip(f"does not follow run.json at {error.json_path}: {error.message}", 400)
-
-
-def observation_problem(level: Level | str, observation: JSON) -> str | None:
-    """What is wrong with the shape of an observation of ``level``, or None if it fits.
-
-    Usable as the case runner's shape check for in-process engines too.
-    """
-    name = level.value if isinstance(level, Level) else level
-    return message_problem(f"observation-{name}", observation)
 
 
 # --------------------------------------------------------------------------- errors
@@ -204,186 +133,6 @@ def _describe_exit(code: int | None) -> str:
     return f"exited with code {code}"
 
 
-# --------------------------------------------------------------------------- one process
-
-
-class _Eof(Exception):
-    def __init__(self, partial: bytes) -> None:
-        super().__init__()
-        self.partial = partial
-
-
-class _Timeout(Exception):
-    pass
-
-
-class _TooLong(Exception):
-    pass
-
-
-class _Tail:
-    """The last ``limit`` bytes of a stream, filled by a draining thread."""
-
-    def __init__(self, limit: int) -> None:
-        self._limit = limit
-        self._data = bytearray()
-        self._lock = threading.Lock()
-
-    def add(self, chunk: bytes) -> None:
-        with self._lock:
-            self._data += chunk
-            if len(self._data) > self._limit:
-                del self._data[: len(self._data) - self._limit]
-
-    def text(self) -> str:
-        with self._lock:
-            return self._data.decode("utf-8", "replace").strip()
-
-
-def _drain(stream: Any, tail: _Tail) -> None:
-    # Owns the stream: closing it from another thread while a read blocks is unsafe.
-    with stream:
-        fd = stream.fileno()
-        while True:
-            try:
-                chunk = os.read(fd, _CHUNK)
-            except OSError:
-                return
-            if not chunk:
-                return
-            tail.add(chunk)
-
-
-class _Process:
-    """One running engine: its pipes, its stdout buffer and its drained stderr."""
-
-    def __init__(self, argv: Sequence[str], cwd: str | os.PathLike[str] | None,
-                 env: Mapping[str, str] | None, max_line: int, tail_bytes: int) -> None:
-        self.popen = subprocess.Popen(
-            list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            bufsize=0, cwd=cwd, env=None if env is None else dict(env), start_new_session=True,
-        )
-        assert self.popen.stdin and self.popen.stdout and self.popen.stderr
-        self._in = self.popen.stdin.fileno()
-        self._out = self.popen.stdout.fileno()
-        os.set_blocking(self._in, False)
-        os.set_blocking(self._out, False)
-        self._readable = selectors.DefaultSelector()
-        self._readable.register(self._out, selectors.EVENT_READ)
-        self._writable = selectors.DefaultSelector()
-        self._writable.register(self._in, selectors.EVENT_WRITE)
-        self._buf = bytearray()
-        self._scanned = 0
-        self._max_line = max_line
-        self._eof = False
-        self.tail = _Tail(tail_bytes)
-        self._stderr_thread = threading.Thread(
-            target=_drain, args=(self.popen.stderr, self.tail), daemon=True,
-            name=f"engine-stderr-{self.popen.pid}")
-        self._stderr_thread.start()
-        # Also at garbage collection and interpreter exit: no engine outlives the harness.
-        self._killer = weakref.finalize(self, _kill_group, self.popen)
-
-    def send(self, data: bytes, deadline: float) -> None:
-        """Write all of ``data``; a closed pipe is left for the read to report as EOF."""
-        view = memoryview(data)
-        while view:
-            try:
-                view = view[os.write(self._in, view):]
-                continue
-            except BlockingIOError:
-                pass
-            except (BrokenPipeError, ConnectionResetError):
-                return
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not self._writable.select(remaining):
-                raise _Timeout
-
-    def _fill(self, timeout: float) -> bool:
-        """Read what is available within ``timeout``; False when nothing came."""
-        if self._eof:
-            raise _Eof(bytes(self._buf))
-        if not self._readable.select(max(timeout, 0.0)):
-            return False
-        try:
-            chunk = os.read(self._out, _CHUNK)
-        except BlockingIOError:
-            return False
-        if not chunk:
-            self._eof = True
-            raise _Eof(bytes(self._buf))
-        self._buf += chunk
-        return True
-
-    def read_line(self, deadline: float) -> bytes:
-        """The next line of stdout without its newline, read before ``deadline``."""
-        while True:
-            end = self._buf.find(b"\n", self._scanned)
-            if end >= 0:
-                if end > self._max_line:
-                    raise _TooLong
-                line = bytes(self._buf[:end])
-                del self._buf[: end + 1]
-                self._scanned = 0
-                return line
-            self._scanned = len(self._buf)
-            if self._scanned > self._max_line:
-                raise _TooLong
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or (not self._fill(remaining) and time.monotonic() >= deadline):
-                raise _Timeout
-
-    def unrequested(self) -> bytes | None:
-        """Whatever the engine wrote on stdout since the last line was read, without waiting."""
-        if not self._buf:
-            self._fill(0.0)
-        return bytes(self._buf) if self._buf else None
-
-    def wait_exit(self, seconds: float) -> int | None:
-        """The exit status once the process exits within ``seconds``, else None.
-
-        The process is not reaped, so its pid (and process group id) stays reserved until
-        :meth:`kill` has signalled the group.
-        """
-        deadline = time.monotonic() + seconds
-        waitid = getattr(os, "waitid", None)
-        while True:
-            if waitid is None:
-                try:
-                    return self.popen.wait(max(deadline - time.monotonic(), 0.0))
-                except subprocess.TimeoutExpired:
-                    return None
-            try:
-                status = waitid(os.P_PID, self.popen.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-            except ChildProcessError:
-                return self.popen.returncode
-            if status is not None:
-                code: int = status.si_status
-                return -code if status.si_code in (os.CLD_KILLED, os.CLD_DUMPED) else code
-            if time.monotonic() >= deadline:
-                return None
-            time.sleep(0.002)
-
-    def kill(self) -> None:
-        """Kill the whole process group, reap the process and release the pipes."""
-        if not self._killer.alive:
-            return
-        self._killer()
-        self._readable.close()
-        self._writable.close()
-        self._stderr_thread.join(1.0)
-
-
-def _kill_group(popen: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(popen.pid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        popen.wait(5.0)
-    for stream in (popen.stdin, popen.stdout):  # stderr belongs to its draining thread
-        if stream is not None:
-            stream.close()
-
-
 # --------------------------------------------------------------------------- the engine
 
 
@@ -434,7 +183,7 @@ class ProcessEngine:
         self._cwd = cwd
         self._env = env
         self._lock = threading.RLock()
-        self._proc: _Process | None = None
+        self._proc: EngineProcess | None = None
         self._info: EngineInfo | None = None
         self._seq = 0
         self._starts = 0
@@ -499,7 +248,7 @@ class ProcessEngine:
                 proc.send(b'{"cmd":"stop"}\n', deadline)
                 proc.read_line(deadline)
                 proc.wait_exit(max(deadline - time.monotonic(), 0.0))
-            except (_Eof, _Timeout, _TooLong, OSError):
+            except (EndOfOutput, Timeout, LineTooLong, OSError):
                 pass
             proc.kill()
             self._last_tail = proc.tail.text()
@@ -516,7 +265,7 @@ class ProcessEngine:
 
     # ------------------------------------------------------------------ internals
 
-    def _fail(self, proc: _Process, kind: Failure, detail: str,
+    def _fail(self, proc: EngineProcess, kind: Failure, detail: str,
               exit_code: int | None = None) -> NoReturn:
         proc.kill()
         if self._proc is proc:
@@ -524,7 +273,7 @@ class ProcessEngine:
         self._last_tail = tail = proc.tail.text()
         raise ProcessEngineError(kind, detail, exit_code=exit_code, stderr_tail=tail)
 
-    def _gone(self, proc: _Process, partial: bytes, doing: str) -> NoReturn:
+    def _gone(self, proc: EngineProcess, partial: bytes, doing: str) -> NoReturn:
         code = proc.wait_exit(_EXIT_GRACE)
         how = _describe_exit(code)
         if partial:
@@ -533,7 +282,7 @@ class ProcessEngine:
                        code)
         self._fail(proc, Failure.CRASHED, f"the engine {how} {doing}", code)
 
-    def _ensure(self) -> _Process:
+    def _ensure(self) -> EngineProcess:
         if self._refusal is not None:
             raise ProcessEngineError(Failure.PROTOCOL_MISMATCH, self._refusal)
         if self._proc is not None:
@@ -553,9 +302,9 @@ class ProcessEngine:
         self._failed_starts = 0
         return self._proc
 
-    def _start(self) -> _Process:
+    def _start(self) -> EngineProcess:
         try:
-            proc = _Process(self.command, self._cwd, self._env, self.max_line_bytes,
+            proc = EngineProcess(self.command, self._cwd, self._env, self.max_line_bytes,
                             self.stderr_tail_bytes)
         except OSError as exc:
             raise ProcessEngineError(
@@ -567,12 +316,12 @@ class ProcessEngine:
         try:
             proc.send(start.encode() + b"\n", deadline)
             line = proc.read_line(deadline)
-        except _Timeout:
+        except Timeout:
             self._fail(proc, Failure.TIMEOUT,
                        f"no ready message within {self.start_timeout:g} s; the engine was killed")
-        except _TooLong:
+        except LineTooLong:
             self._fail(proc, Failure.LINE_TOO_LONG, self._too_long("instead of the ready message"))
-        except _Eof as eof:
+        except EndOfOutput as eof:
             self._gone(proc, eof.partial, "before it was ready")
         ready = self._parse(proc, line, "the ready message")
         spoken = ready.get("protocol", PROTOCOL_VERSION) if isinstance(ready, dict) else None
@@ -592,7 +341,7 @@ class ProcessEngine:
         return (f"the engine wrote more than {self.max_line_bytes} bytes without a newline "
                 f"{what}; it was killed")
 
-    def _parse(self, proc: _Process, line: bytes, what: str) -> JSON:
+    def _parse(self, proc: EngineProcess, line: bytes, what: str) -> JSON:
         try:
             return json.loads(line.decode("utf-8"), parse_constant=_no_constant)
         except UnicodeDecodeError:
@@ -600,7 +349,7 @@ class ProcessEngine:
         except ValueError as exc:
             self._fail(proc, Failure.NOT_JSON, f"{what} is not JSON ({exc}): {_excerpt(line)}")
 
-    def _exchange(self, proc: _Process, seq: int, level: str,
+    def _exchange(self, proc: EngineProcess, seq: int, level: str,
                   given: dict[str, JSON]) -> dict[str, JSON]:
         try:
             request = json.dumps({"cmd": "run", "seq": seq, "level": level, "given": given},
@@ -609,7 +358,7 @@ class ProcessEngine:
             raise UsageError(f"the case's given is not JSON: {exc}") from exc
         try:
             extra = proc.unrequested()
-        except _Eof as eof:
+        except EndOfOutput as eof:
             self._gone(proc, eof.partial, f"between cases, before seq {seq} was sent")
         if extra is not None:
             self._fail(proc, Failure.UNREQUESTED_OUTPUT,
@@ -619,13 +368,13 @@ class ProcessEngine:
         try:
             proc.send(request.encode() + b"\n", deadline)
             line = proc.read_line(deadline)
-        except _Timeout:
+        except Timeout:
             self._fail(proc, Failure.TIMEOUT,
                        f"no reply to seq {seq} (level {level}) within {self.timeout:g} s; "
                        "the engine's process group was killed")
-        except _TooLong:
+        except LineTooLong:
             self._fail(proc, Failure.LINE_TOO_LONG, self._too_long(f"in reply to seq {seq}"))
-        except _Eof as eof:
+        except EndOfOutput as eof:
             self._gone(proc, eof.partial, f"while running seq {seq} (level {level})")
         reply = self._parse(proc, line, f"the reply to seq {seq}")
         problem = None if _plain_reply(reply) else message_problem("reply", reply)

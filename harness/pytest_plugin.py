@@ -14,8 +14,10 @@ from typing import Any
 
 import pytest
 
+from fiveup.contract.engine import Engine, EngineInfo
 from fiveup.errors import FiveUpError
-from fiveup.harness.certify import (
+
+from .certify import (
     Outcome,
     Verdict,
     handshake,
@@ -23,9 +25,8 @@ from fiveup.harness.certify import (
     load_expected_failures,
     open_engine,
 )
-from fiveup.harness.corpus import Case, Corpus, load_corpus
-from fiveup.harness.protocol import Engine, EngineInfo
-from fiveup.harness.runner import run_case
+from .corpus import Case, Corpus, load_corpus
+from .runner import run_case
 
 _STATE = pytest.StashKey["_Session"]()
 

@@ -9,9 +9,10 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 
 from fiveup import PROTOCOL_VERSION, SUITE_VERSION
-from fiveup.harness.certify import Outcome, Run, Verdict
-from fiveup.harness.protocol import JSON
-from fiveup.harness.rules import spec_sections
+from fiveup.contract.engine import JSON
+
+from .certify import Outcome, Run, Verdict
+from .rules import spec_sections
 
 _ORDER = ("scoring", "layout", "round", "match")
 

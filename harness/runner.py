@@ -15,10 +15,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from fiveup.contract.engine import JSON, Engine, Level
+from fiveup.contract.schemas import observation_problem
 from fiveup.errors import EngineError, UnsupportedCase
-from fiveup.harness.corpus import Case
-from fiveup.harness.process import observation_problem
-from fiveup.harness.protocol import JSON, Engine, Level
+
+from .corpus import Case
 
 
 class Status(enum.Enum):

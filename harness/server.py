@@ -14,9 +14,9 @@ import json
 import sys
 from typing import TextIO
 
+from fiveup.contract.engine import JSON, Engine
+from fiveup.contract.schemas import given_problem, message_problem
 from fiveup.errors import UnsupportedCase
-from fiveup.harness.process import given_problem, message_problem
-from fiveup.harness.protocol import JSON, Engine
 
 __all__ = ["serve"]
 

@@ -11,3 +11,9 @@ Modules, from the bottom up:
 * ``engine``: the protocol front end (``ReferenceEngine``);
 * ``bench``: the speed of random rounds and matches (``fiveup bench``).
 """
+
+if __name__ != "fiveup.reference":  # pragma: no cover - only a bare import from the checkout root
+    raise ImportError(
+        f"import fiveup.reference, not {__name__}: the top-level folder reference/ is installed as "
+        "fiveup.reference, and a second name would make a second copy of every module"
+    )

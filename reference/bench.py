@@ -18,11 +18,11 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
+from fiveup.contract.notation import ALL_TILES
 from fiveup.errors import UsageError
 
 from .match import play_match, random_policy
 from .round import MAX_PLAYERS, MIN_PLAYERS, Round
-from .tiles import ALL_TILES
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite

@@ -12,14 +12,14 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from fiveup import PROTOCOL_VERSION, __version__
+from fiveup.contract.engine import JSON, Engine, EngineInfo, Level
+from fiveup.contract.notation import ALL_TILES, Action, Placement, Tile
 from fiveup.errors import IllegalMoveError, NotationError, UsageError
-from fiveup.harness.protocol import JSON, Engine, EngineInfo, Level
 
 from .layout import Layout
 from .match import Match
 from .round import Drew, Event, Passed, Played, Round, RoundEnded, RoundResult
 from .scoring import displayed, placement_credit, rounded_penalty, side_penalty, tally
-from .tiles import ALL_TILES, Action, Placement, Tile
 
 __all__ = [
     "ENGINE_NAME",

@@ -20,10 +20,18 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import NoReturn
 
+from fiveup.contract.notation import (
+    ALL_TILES,
+    DOUBLE_SLOTS,
+    END_SLOTS,
+    Placement,
+    Point,
+    Slot,
+    Tile,
+)
 from fiveup.errors import IllegalMoveError
 
 from .scoring import displayed, placement_credit
-from .tiles import ALL_TILES, DOUBLE_SLOTS, END_SLOTS, Placement, Point, Slot, Tile
 
 __all__ = [
     "KEY_STRIDE",

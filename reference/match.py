@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from fiveup.contract.notation import Action, Tile
 from fiveup.errors import IllegalMoveError
 
 from .round import (
@@ -23,7 +24,6 @@ from .round import (
     shuffled_deck,
 )
 from .scoring import TARGET_RAW, displayed
-from .tiles import Action, Tile
 
 __all__ = [
     "DEFAULT_MAX_ROUNDS",

@@ -25,6 +25,7 @@ import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from fiveup.contract.notation import ALL_TILES, Action, Placement, Tile, Verb
 from fiveup.errors import IllegalMoveError, NotationError, UsageError
 
 from .layout import (
@@ -39,7 +40,6 @@ from .layout import (
     tile_code,
 )
 from .scoring import HAND_SIZE, placement_credit, rounded_penalty
-from .tiles import ALL_TILES, Action, Placement, Tile, Verb
 
 __all__ = [
     "MAX_PLAYERS",

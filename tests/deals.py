@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fiveup.reference.tiles import ALL_TILES, Tile
+from fiveup.contract.notation import ALL_TILES, Tile
 
 
 def stacked(*hands: Sequence[str], boneyard: Sequence[str] = ()) -> list[Tile]:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from fiveup.contract.engine import JSON, Engine, EngineInfo, Level
 from fiveup.errors import EngineError, UsageError
 from fiveup.harness.certify import (
     TimedEngine,
@@ -22,7 +23,6 @@ from fiveup.harness.certify import (
     select,
 )
 from fiveup.harness.corpus import Case, Corpus
-from fiveup.harness.protocol import JSON, Engine, EngineInfo, Level
 from fiveup.harness.runner import CaseResult, Status
 
 
@@ -184,7 +184,7 @@ def test_engines_load_by_entry_point_and_by_module_attribute() -> None:
         ("no-such-engine", "no engine of that name (installed: reference"),
         ("no_such_module:X", "cannot import 'no_such_module'"),
         ("fiveup.reference.engine:Nope", "has no 'Nope'"),
-        ("fiveup.reference.tiles:ALL_TILES", "has no info() and run"),
+        ("fiveup.contract.notation:ALL_TILES", "has no info() and run"),
     ],
 )
 def test_a_bad_engine_name_is_a_usage_error(name: str, words: str) -> None:

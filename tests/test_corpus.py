@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from fiveup.contract.engine import Level
 from fiveup.errors import FixtureError
-from fiveup.harness.corpus import Corpus, engine_given, load_corpus, read_yaml
-from fiveup.harness.protocol import Level
+from fiveup.harness.corpus import Corpus, engine_given, load_corpus
+from fiveup.harness.sources import read_yaml
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 DOCUMENTS = ("000_96af858cdc3e1333.txt", "001_b3d5bbf0db206018.txt", "003_f4c4ac2d6b649ddc.txt")

@@ -13,12 +13,12 @@ import pytest
 from deals import CHAIN_ACTIONS, texts
 
 from fiveup import PROTOCOL_VERSION, __version__
+from fiveup.contract.engine import Engine
+from fiveup.contract.notation import ALL_TILES
 from fiveup.errors import UsageError
-from fiveup.harness.protocol import Engine
 from fiveup.reference.engine import ReferenceEngine
 from fiveup.reference.match import random_policy
 from fiveup.reference.round import Passed, Round, RoundEnd, RoundEnded
-from fiveup.reference.tiles import ALL_TILES
 
 ENGINE = ReferenceEngine()
 

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fiveup.contract.notation import ALL_TILES, Placement, Point, Slot, Tile
 from fiveup.errors import FiveUpError, IllegalMoveError
 from fiveup.reference.layout import (
     Layout,
@@ -21,7 +22,6 @@ from fiveup.reference.layout import (
     placement_key,
     placement_of,
 )
-from fiveup.reference.tiles import ALL_TILES, Placement, Point, Slot, Tile
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 

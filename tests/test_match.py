@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import pytest
 from deals import CHAIN, CHAIN_ACTIONS, stacked
 
+from fiveup.contract.notation import Action, Tile
 from fiveup.errors import IllegalMoveError, UsageError
 from fiveup.reference.match import (
     DEFAULT_MAX_ROUNDS,
@@ -17,7 +18,6 @@ from fiveup.reference.match import (
     random_policy,
 )
 from fiveup.reference.round import Played, Round, RoundEnd, RoundEnded, RoundResult
-from fiveup.reference.tiles import Action, Tile
 
 # Seat 1 opens and goes out; seat 0 earns 5 on the second placement and keeps [3|6] (9 pips).
 DUEL = stacked(

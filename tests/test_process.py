@@ -16,6 +16,7 @@ import jsonschema
 import pytest
 
 from fiveup import PROTOCOL_VERSION
+from fiveup.contract.engine import Engine, Level
 from fiveup.errors import EngineError, UnsupportedCase, UsageError
 from fiveup.harness.process import (
     SCHEMA_NAMES,
@@ -27,7 +28,6 @@ from fiveup.harness.process import (
     observation_problem,
     protocol_schema,
 )
-from fiveup.harness.protocol import Engine, Level
 
 ENGINES = Path(__file__).parent / "engines"
 ROOT = Path(__file__).parent.parent

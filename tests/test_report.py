@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 
+from fiveup.contract.engine import Level
 from fiveup.harness.certify import Outcome, Run, Verdict
 from fiveup.harness.corpus import Case, Corpus
-from fiveup.harness.protocol import Level
 from fiveup.harness.report import json_report, junit_report, layout_text, text_report
 from fiveup.harness.runner import CaseResult, Difference, Status
 

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 import pytest
 from deals import CHAIN, CHAIN_ACTIONS, SIXES, stacked, texts
 
+from fiveup.contract.notation import ALL_TILES, Action, Placement, Tile, Verb
 from fiveup.errors import IllegalMoveError, NotationError, UsageError
 from fiveup.reference.layout import interned_placements
 from fiveup.reference.round import (
@@ -24,7 +25,6 @@ from fiveup.reference.round import (
     shuffled_deck,
     side_of,
 )
-from fiveup.reference.tiles import ALL_TILES, Action, Placement, Tile, Verb
 
 
 def snapshot(round_: Round) -> tuple[object, ...]:

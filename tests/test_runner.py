@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
+from fiveup.contract.engine import JSON, EngineInfo, Level
 from fiveup.errors import EngineError, UnsupportedCase
 from fiveup.harness.corpus import Case
-from fiveup.harness.protocol import JSON, EngineInfo, Level
 from fiveup.harness.runner import Status, compare, run_case
 
 LAYOUT_OBS: dict[str, Any] = {

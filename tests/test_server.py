@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from fiveup.contract.engine import JSON, Engine, EngineInfo
 from fiveup.errors import UnsupportedCase
 from fiveup.harness.process import message_problem
-from fiveup.harness.protocol import JSON, Engine, EngineInfo
 from fiveup.harness.server import serve
 
 

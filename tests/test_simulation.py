@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fiveup.contract.notation import ALL_TILES
 from fiveup.reference.round import Drew, Passed, Played, Round, RoundEnd, RoundEnded
 from fiveup.reference.scoring import placement_credit, rounded_penalty
-from fiveup.reference.tiles import ALL_TILES
 
 ROUNDS = 10_000
 

@@ -6,8 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fiveup.errors import FiveUpError, NotationError
-from fiveup.reference.tiles import (
+from fiveup.contract.notation import (
     ALL_TILES,
     DOUBLE_SLOTS,
     END_SLOTS,
@@ -18,6 +17,7 @@ from fiveup.reference.tiles import (
     Tile,
     Verb,
 )
+from fiveup.errors import FiveUpError, NotationError
 
 tiles = st.sampled_from(ALL_TILES)
 

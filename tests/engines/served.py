@@ -6,8 +6,8 @@ Plays `scoring` for real and `layout` as a stub: an empty table, or a failure on
 
 import sys
 
+from fiveup.contract.engine import JSON, EngineInfo
 from fiveup.errors import UnsupportedCase
-from fiveup.harness.protocol import JSON, EngineInfo
 from fiveup.harness.server import serve
 
 

@@ -8,10 +8,10 @@ double's value, a terminal double adds one half per open point. The layout's tab
 import sys
 from collections.abc import Set
 
+from fiveup.contract.notation import Point, Slot, Tile
 from fiveup.harness.server import serve
 from fiveup.reference import layout
 from fiveup.reference.engine import ReferenceEngine
-from fiveup.reference.tiles import Point, Slot, Tile
 
 
 def contributions(tile: Tile, occupied: Set[Slot]) -> tuple[int, ...]:

@@ -7,10 +7,10 @@ occupied, as if a double were always terminal. The layout's tables are rebuilt f
 import sys
 from collections.abc import Set
 
+from fiveup.contract.notation import Slot, Tile
 from fiveup.harness.server import serve
 from fiveup.reference import layout
 from fiveup.reference.engine import ReferenceEngine
-from fiveup.reference.tiles import Slot, Tile
 
 _reference_contributions = layout.contributions
 

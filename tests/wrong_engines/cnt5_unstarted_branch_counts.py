@@ -8,10 +8,10 @@ neighbouring games), instead of nothing. The layout's tables are rebuilt from th
 import sys
 from collections.abc import Set
 
+from fiveup.contract.notation import Slot, Tile
 from fiveup.harness.server import serve
 from fiveup.reference import layout
 from fiveup.reference.engine import ReferenceEngine
-from fiveup.reference.tiles import Slot, Tile
 
 _reference_contributions = layout.contributions
 

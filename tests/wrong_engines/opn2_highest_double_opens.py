@@ -7,10 +7,10 @@ its holder opens and takes the first turn; the given opener only opens when nobo
 import sys
 from collections.abc import Sequence
 
+from fiveup.contract.notation import Tile
 from fiveup.harness.server import serve
 from fiveup.reference.engine import ReferenceEngine
 from fiveup.reference.round import Round
-from fiveup.reference.tiles import Tile
 
 _reference_init = Round.__init__
 

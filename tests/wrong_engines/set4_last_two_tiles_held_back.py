@@ -8,10 +8,10 @@ who cannot play passes, and the round blocks. The boneyard size reported still i
 import sys
 from collections.abc import Sequence
 
+from fiveup.contract.notation import Tile
 from fiveup.harness.server import serve
 from fiveup.reference.engine import ReferenceEngine
 from fiveup.reference.round import Round
-from fiveup.reference.tiles import Tile
 
 HELD_BACK = 2
 _reference_init = Round.__init__

@@ -8,10 +8,10 @@ The layout's tables are rebuilt from the patched function.
 import sys
 from collections.abc import Set
 
+from fiveup.contract.notation import DOUBLE_SLOTS, Slot, Tile
 from fiveup.harness.server import serve
 from fiveup.reference import layout
 from fiveup.reference.engine import ReferenceEngine
-from fiveup.reference.tiles import DOUBLE_SLOTS, Slot, Tile
 
 _reference_open_slots = layout.open_slots
 

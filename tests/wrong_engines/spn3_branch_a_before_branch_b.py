@@ -7,10 +7,10 @@ branches once both line sides are occupied. The layout's tables are rebuilt from
 import sys
 from collections.abc import Set
 
+from fiveup.contract.notation import Slot, Tile
 from fiveup.harness.server import serve
 from fiveup.reference import layout
 from fiveup.reference.engine import ReferenceEngine
-from fiveup.reference.tiles import Slot, Tile
 
 _reference_open_slots = layout.open_slots
 

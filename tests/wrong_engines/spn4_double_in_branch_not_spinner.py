@@ -8,11 +8,11 @@ the spinners. Doubles in the line still spin.
 
 import sys
 
+from fiveup.contract.notation import Point, Slot, Tile
 from fiveup.harness.server import serve
 from fiveup.reference import layout
 from fiveup.reference.engine import ReferenceEngine
 from fiveup.reference.layout import Layout, tile_code
-from fiveup.reference.tiles import Point, Slot, Tile
 
 _NO_BRANCHES = sum(1 << layout._SLOT_INDEX[slot] for slot in (Slot.BRANCH_A, Slot.BRANCH_B))
 _reference_place = Layout._place

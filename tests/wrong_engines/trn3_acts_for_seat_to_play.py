@@ -6,10 +6,10 @@ round goes on: the action is applied for the seat whose turn it is instead of be
 
 import sys
 
+from fiveup.contract.notation import Action
 from fiveup.harness.server import serve
 from fiveup.reference.engine import ReferenceEngine
 from fiveup.reference.round import Round
-from fiveup.reference.tiles import Action
 
 _reference_apply = Round.apply
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from fiveup.contract.engine import EngineInfo
 from fiveup.errors import UnsupportedCase
-from fiveup.harness.protocol import EngineInfo
 
 
 def penalty(pips: int) -> int:

@@ -1,4 +1,4 @@
-"""Value types of the game and their text forms (spec section NOT, "Notation").
+"""The notation: value types of the game and their text forms (``spec/terms.md``, "Notation").
 
 Every value round-trips through text: ``Tile.parse(t.text) == t`` and likewise for
 ``Point``, ``Placement`` and ``Action``. The forms are::
@@ -19,6 +19,21 @@ from dataclasses import dataclass
 from functools import cache
 
 from fiveup.errors import NotationError
+
+from .definitions import pattern
+
+__all__ = [
+    "ALL_TILES",
+    "DOUBLE_SLOTS",
+    "END_SLOTS",
+    "MAX_PIPS",
+    "Action",
+    "Placement",
+    "Point",
+    "Slot",
+    "Tile",
+    "Verb",
+]
 
 MAX_PIPS = 6
 
@@ -81,7 +96,11 @@ _SLOT_RANK = {slot: rank for rank, slot in enumerate(Slot)}
 DOUBLE_SLOTS = (Slot.LINE_A, Slot.LINE_B, Slot.BRANCH_A, Slot.BRANCH_B)
 END_SLOTS = (Slot.LOW, Slot.HIGH)
 
-_TILE_RE = re.compile(r"\[(\d)\|(\d)\]")
+# The grammar is the one of common.json, which the schemas use too: one source for both.
+_TILE_RE = re.compile(pattern("tile"))
+_POINT_RE = re.compile(pattern("point"))
+_PLACEMENT_RE = re.compile(pattern("placement"))
+_ACTION_RE = re.compile(pattern("action"))
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -108,10 +127,10 @@ class Tile:
     @staticmethod
     def parse(text: str) -> Tile:
         """Read ``[a|b]``; the halves may come in either order."""
-        m = _TILE_RE.fullmatch(text.strip())
-        if m is None:
+        stripped = text.strip()
+        if _TILE_RE.fullmatch(stripped) is None:
             raise NotationError(f"not a tile: {text!r} (expected a form like [1|4])")
-        return Tile.of(int(m[1]), int(m[2]))
+        return Tile.of(int(stripped[1]), int(stripped[3]))
 
     @property
     def text(self) -> str:
@@ -188,7 +207,10 @@ class Point:
             raise NotationError(
                 f"unknown slot {slot_text!r} in {text!r} (one of {names})"
             ) from None
-        return Point(Tile.parse(tile_text), slot)
+        tile = Tile.parse(tile_text)
+        if _POINT_RE.fullmatch(text.strip()) is None:
+            raise NotationError(f"not a connection point: {text!r}")
+        return Point(tile, slot)
 
     @property
     def value(self) -> int:
@@ -221,7 +243,12 @@ class Placement:
         """Read ``[a|b]`` (opening) or ``[a|b]@[c|d]:slot``."""
         tile_text, sep, point_text = text.strip().partition("@")
         tile = Tile.parse(tile_text)
-        return Placement(tile, Point.parse(point_text) if sep else None)
+        target = Point.parse(point_text) if sep else None
+        if _PLACEMENT_RE.fullmatch(text.strip()) is None:
+            raise NotationError(
+                f"not a placement: {text!r} (expected a form like [1|4] or [1|2]@[1|1]:line-b)"
+            )
+        return Placement(tile, target)
 
     @property
     def text(self) -> str:
@@ -273,7 +300,7 @@ class Action:
     def parse(text: str) -> Action:
         """Read ``<seat> play <placement>``, ``<seat> draw`` or ``<seat> pass``."""
         parts = text.split()
-        if len(parts) < 2 or not parts[0].isdigit():
+        if len(parts) < 2 or not (parts[0].isascii() and parts[0].isdigit()):
             raise NotationError(
                 f"not an action: {text!r} (expected '<seat> play <placement>', "
                 "'<seat> draw' or '<seat> pass')"
@@ -284,13 +311,14 @@ class Action:
             raise NotationError(
                 f"unknown verb {parts[1]!r} in {text!r} (play, draw or pass)"
             ) from None
-        if verb is Verb.PLAY:
-            if len(parts) != 3:
-                raise NotationError(f"{text!r}: 'play' takes one placement")
-            return Action(int(parts[0]), verb, Placement.parse(parts[2]))
-        if len(parts) != 2:
+        if verb is Verb.PLAY and len(parts) != 3:
+            raise NotationError(f"{text!r}: 'play' takes one placement")
+        if verb is not Verb.PLAY and len(parts) != 2:
             raise NotationError(f"{text!r}: {verb.value!r} takes nothing after it")
-        return Action(int(parts[0]), verb)
+        placement = Placement.parse(parts[2]) if verb is Verb.PLAY else None
+        if _ACTION_RE.fullmatch(text.strip()) is None:
+            raise NotationError(f"not an action: {text!r} (single spaces between its words)")
+        return Action(int(parts[0]), verb, placement)
 
     @property
     def text(self) -> str:

@@ -1,0 +1,67 @@
+"""The engine contract: what an engine under test provides, and the levels it may play.
+
+An engine answers one request per case. A request carries only what the case gives (the
+start and the actions, never the expected values); the engine answers with an *observation*:
+everything it sees after playing the request, in the shapes of ``spec/protocol.md``. The
+harness compares the observation with the case's expectations itself.
+
+The same request and observation travel as JSON over the process protocol, so a Python engine
+and an engine in another language are checked by the same case runner.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any, Final, Protocol, TypedDict, runtime_checkable
+
+__all__ = ["DEFAULT_ENGINE", "ENTRY_POINT_GROUP", "JSON", "Engine", "EngineInfo", "Level"]
+
+ENTRY_POINT_GROUP: Final = "fiveup.engines"
+"""The entry-point group in which Python engines register under a name."""
+DEFAULT_ENGINE: Final = "reference"
+"""The engine certified when none is named: the reference, found by its entry point."""
+
+
+class Level(enum.Enum):
+    """What an engine can play; a case needs exactly one level."""
+
+    SCORING = "scoring"
+    """The pure scoring functions: credit, displayed, penalty, side_penalty, tally."""
+    LAYOUT = "layout"
+    """Placements on a table without hands: connection points, counted ends, credits."""
+    ROUND = "round"
+    """Whole rounds from a stacked deal: turns, drawing, passing, going out, blocks, penalties."""
+    MATCH = "match"
+    """Several rounds: openers, the target, ties and the winner."""
+
+
+class EngineInfo(TypedDict):
+    """An engine's identity, sent in the handshake."""
+
+    name: str
+    version: str
+    protocol: int
+    levels: list[str]
+
+
+JSON = Any
+"""A JSON-shaped value: dict, list, str, int, bool or None."""
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """A Five Up engine under test: two methods.
+
+    ``run`` receives ``level`` (one of the ``levels`` in ``info``) and ``given`` (the case's
+    start and actions, see ``spec/protocol.md``) and returns the observation. It reports an
+    action the rules forbid inside the observation (``error`` with the rule ID), not by raising;
+    an exception means the engine itself failed.
+    """
+
+    def info(self) -> EngineInfo:
+        """Name, version, protocol version and supported levels."""
+        ...
+
+    def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
+        """Play one case's start and actions; return what the engine observes."""
+        ...
