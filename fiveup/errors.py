@@ -31,7 +31,15 @@ class IllegalMoveError(FiveUpError, ValueError):
 
 
 class UsageError(FiveUpError, ValueError):
-    """A mistake in how a command or function was called (exit code 2)."""
+    """A mistake in how a command or function was called (exit code 2).
+
+    ``rule`` names the spec rule the call breaks, when there is one (``PLY-1`` for five players).
+    """
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        """Describe the mistake; with ``rule``, the message starts with the rule ID."""
+        super().__init__(f"{rule}: {message}" if rule else message)
+        self.rule = rule
 
 
 class FixtureError(FiveUpError, ValueError):

@@ -1,11 +1,11 @@
 """The reference engine of Five Up: the executable form of the spec, pure Python.
 
-Modules, from the bottom up:
+Modules, from the bottom up (the notation comes from :mod:`fiveup.contract`):
 
-* ``tiles``: tiles, connection points, placements and actions, with their text forms;
 * ``scoring``: credit, displayed points, penalties and the paper tally (SCR, PTS, PEN, TAL);
-* ``layout``: the table, with the spinner rule and the counting rule as two pure functions
-  (LAY, SPN, CNT);
+* ``rules``: every rule as one typed object, :class:`Rules`, the seam for variants; the spinner
+  rule (``open_slots``), the counted ends (``contributions``) and the refusal order live here;
+* ``layout``: the table, with tables derived from the rules (LAY, SPN, CNT);
 * ``round``: one round from the deal to going out or a block (SET, TRN, DRW, END, PEN);
 * ``match``: rounds in sequence, openers and the target (OPN, MAT);
 * ``engine``: the protocol front end (``ReferenceEngine``);
@@ -17,3 +17,8 @@ if __name__ != "fiveup.reference":  # pragma: no cover - only a bare import from
         f"import fiveup.reference, not {__name__}: the top-level folder reference/ is installed as "
         "fiveup.reference, and a second name would make a second copy of every module"
     )
+
+from .engine import ReferenceEngine
+from .rules import STANDARD, Rules
+
+__all__ = ["STANDARD", "ReferenceEngine", "Rules"]

@@ -9,17 +9,19 @@ not the 28 tiles) raises :class:`~fiveup.errors.UsageError`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from fiveup import PROTOCOL_VERSION, __version__
 from fiveup.contract.engine import JSON, Engine, EngineInfo, Level
 from fiveup.contract.notation import ALL_TILES, Action, Placement, Tile
+from fiveup.contract.players import PLAYER_COUNTS, side_count
+from fiveup.contract.schemas import given_problem
 from fiveup.errors import IllegalMoveError, NotationError, UsageError
 
 from .layout import Layout
 from .match import Match
 from .round import Drew, Event, Passed, Played, Round, RoundEnded, RoundResult
-from .scoring import displayed, placement_credit, rounded_penalty, side_penalty, tally
+from .rules import STANDARD, Rules
 
 __all__ = [
     "ENGINE_NAME",
@@ -104,31 +106,29 @@ def _error(error: IllegalMoveError, **where: int | None) -> dict[str, JSON]:
 # --- reading requests -----------------------------------------------------------------------
 
 
-def _field(given: dict[str, JSON], key: str, what: str) -> Any:
-    if key not in given:
-        raise UsageError(f"the request has no {key!r} ({what})")
-    return given[key]
+class _Malformed(Exception):
+    """The request does not have the shape of run.json; the schema says what is wrong."""
 
 
-def _int(value: JSON, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise UsageError(f"{where} must be an integer, not {value!r}")
+def _int(value: JSON) -> int:
+    if type(value) is not int:
+        raise _Malformed
     return value
 
 
-def _ints(value: JSON, where: str) -> list[int]:
-    if not isinstance(value, list):
-        raise UsageError(f"{where} must be a list of integers, not {value!r}")
-    return [_int(item, f"{where}[{i}]") for i, item in enumerate(value)]
+def _ints(value: JSON) -> list[int]:
+    if type(value) is not list:
+        raise _Malformed
+    return [_int(item) for item in value]
 
 
 def _texts(value: JSON, where: str, parse: Callable[[str], _T]) -> list[_T]:
-    if not isinstance(value, list):
-        raise UsageError(f"{where} must be a list of strings, not {value!r}")
+    if type(value) is not list:
+        raise _Malformed
     items: list[_T] = []
     for i, item in enumerate(value):
-        if not isinstance(item, str):
-            raise UsageError(f"{where}[{i}] must be a string, not {item!r}")
+        if type(item) is not str:
+            raise _Malformed
         try:
             items.append(parse(item))
         except NotationError as exc:
@@ -136,19 +136,10 @@ def _texts(value: JSON, where: str, parse: Callable[[str], _T]) -> list[_T]:
     return items
 
 
-def _players(given: dict[str, JSON]) -> int:
-    players = _int(_field(given, "players", "2, 3 or 4"), "players")
-    if not 2 <= players <= 4:
-        raise UsageError(f"players must be 2, 3 or 4, not {players} (PLY-1)")
-    return players
-
-
-def _sides_scores(given: dict[str, JSON], players: int) -> list[int]:
-    sides = 2 if players == 4 else players
-    scores = _ints(given.get("scores", [0] * sides), "scores")
-    if len(scores) != sides:
-        raise UsageError(f"scores must give {sides} raw scores (one per side), not {len(scores)}")
-    return scores
+def _object(value: JSON) -> dict[str, JSON]:
+    if type(value) is not dict:
+        raise _Malformed
+    return value
 
 
 def _actions(value: JSON, where: str, players: int) -> list[Action]:
@@ -166,59 +157,88 @@ def _deck(value: JSON, where: str) -> list[Tile]:
     return deck
 
 
+def _opener(value: JSON, where: str, players: int) -> int:
+    opener = _int(value)
+    if not 0 <= opener < players:
+        raise UsageError(f"{where} must be a seat from 0 to {players - 1}, not {opener}")
+    return opener
+
+
 # --- the engine -----------------------------------------------------------------------------
 
 
 class ReferenceEngine:
-    """The reference engine, called in-process by the harness (entry point ``reference``)."""
+    """The reference engine, called in-process by the harness (entry point ``reference``).
+
+    ``rules`` (default: the spec's) is the set of rules it plays; a variant engine is a
+    ``ReferenceEngine`` with other rules and, to tell it apart in reports, another ``name``.
+    """
+
+    def __init__(self, rules: Rules = STANDARD, *, name: str = ENGINE_NAME) -> None:
+        """An engine playing ``rules``, announcing itself as ``name``."""
+        self.rules = rules
+        self.name = name
 
     def info(self) -> EngineInfo:
         """Name, version, protocol version and the four levels."""
         return {
-            "name": ENGINE_NAME,
+            "name": self.name,
             "version": __version__,
             "protocol": PROTOCOL_VERSION,
             "levels": [level.value for level in Level],
         }
 
     def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
-        """Play one request of ``level`` and return the observation of spec/protocol.md."""
-        if not isinstance(given, dict):
-            raise UsageError(f"a request's given must be an object, not {given!r}")
+        """Play one request of ``level`` and return the observation of spec/protocol.md.
+
+        A request that does not follow ``run.json`` raises UsageError with what the schema
+        finds wrong; one that does but lies outside a domain (a deck that is not the 28 tiles,
+        a seat that does not play) raises UsageError naming the domain.
+        """
         try:
             handler = _HANDLERS[Level(level)]
         except ValueError:
             names = ", ".join(lv.value for lv in Level)
             raise UsageError(f"unknown level {level!r} (one of {names})") from None
-        return handler(given)
+        try:
+            return handler(self.rules, _object(given))
+        except (_Malformed, KeyError, TypeError) as exc:
+            problem = given_problem(level, given)
+            if problem is None:
+                raise UsageError(f"the request's given cannot be played: {exc!r}") from None
+            raise UsageError(f"the request's given {problem}") from None
 
 
-def _run_scoring(given: dict[str, JSON]) -> dict[str, JSON]:
-    function = _field(given, "function", "credit, displayed, penalty, side_penalty or tally")
-    value = _field(given, "input", "an integer, or a list of integers for side_penalty")
+_SCORING_INPUTS = {
+    "credit": int,
+    "displayed": int,
+    "penalty": int,
+    "tally": int,
+    "side_penalty": list,
+}
+
+
+def _run_scoring(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
+    function, value = given["function"], given["input"]
+    if type(function) is not str or type(value) is not _SCORING_INPUTS.get(function):
+        raise _Malformed(function)
     if function == "side_penalty":
-        return {"value": side_penalty(_ints(value, "input"))}
-    single: dict[str, Callable[[int], int]] = {
-        "credit": placement_credit,
-        "displayed": displayed,
-        "penalty": rounded_penalty,
-    }
+        return {"value": rules.side_penalty(_ints(value), rules.rounded_penalty)}
+    number = _int(value)
     if function == "tally":
-        marks = tally(_int(value, "input"))
+        marks = rules.tally(number)
         return {"value": {"fifties": marks.fifties, "strokes": marks.strokes}}
-    if function not in single:
-        raise UsageError(
-            f"unknown scoring function {function!r} "
-            "(credit, displayed, penalty, side_penalty or tally)"
-        )
-    return {"value": single[function](_int(value, "input"))}
+    single: dict[str, Callable[[int], int]] = {
+        "credit": rules.credit,
+        "displayed": rules.displayed,
+        "penalty": rules.rounded_penalty,
+    }
+    return {"value": single[function](number)}
 
 
-def _run_layout(given: dict[str, JSON]) -> dict[str, JSON]:
-    placements = _texts(
-        _field(given, "placements", "a list of placements"), "placements", Placement.parse
-    )
-    layout = Layout()
+def _run_layout(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
+    placements = _texts(given["placements"], "placements", Placement.parse)
+    layout = Layout(rules)
     steps: list[JSON] = []
     error: dict[str, JSON] | None = None
     for at, placement in enumerate(placements):
@@ -240,44 +260,49 @@ def _play_actions(round_: Round, actions: Sequence[Action]) -> tuple[int, Illega
     return None
 
 
-def _run_round(given: dict[str, JSON]) -> dict[str, JSON]:
+def _players(given: dict[str, JSON]) -> int:
+    players = _int(given["players"])
+    if players not in PLAYER_COUNTS:
+        raise _Malformed(players)
+    return players
+
+
+def _scores(given: dict[str, JSON], players: int) -> list[int]:
+    scores = _ints(given["scores"])
+    if len(scores) != side_count(players):
+        sides = side_count(players)
+        raise UsageError(f"scores must give {sides} raw scores (one per side), not {len(scores)}")
+    return scores
+
+
+def _run_round(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
     players = _players(given)
-    deck = _deck(
-        _field(given, "deck", "the 28 tiles: hands in seat order, then the boneyard"), "deck"
-    )
-    opener = _int(_field(given, "opener", "the seat that opens"), "opener")
-    if not 0 <= opener < players:
-        raise UsageError(f"opener must be a seat from 0 to {players - 1}, not {opener}")
-    scores = _sides_scores(given, players)
-    actions = _actions(_field(given, "actions", "a list of actions"), "actions", players)
-    round_ = Round(players, deck, opener, scores)
+    deck = _deck(given["deck"], "deck")
+    opener = _opener(given["opener"], "opener", players)
+    scores = _scores(given, players)
+    actions = _actions(given["actions"], "actions", players)
+    round_ = Round(players, deck, opener, scores, rules=rules)
     refused = _play_actions(round_, actions)
     observation = round_observation(round_)
     observation["error"] = None if refused is None else _error(refused[1], at=refused[0])
     return observation
 
 
-def _run_match(given: dict[str, JSON]) -> dict[str, JSON]:
+def _run_match(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
     players = _players(given)
-    scores = _sides_scores(given, players)
-    rounds_given = _field(given, "rounds", "a list of rounds")
-    if not isinstance(rounds_given, list):
-        raise UsageError(f"rounds must be a list, not {rounds_given!r}")
+    scores = _scores(given, players)
+    rounds_given = given["rounds"]
+    if type(rounds_given) is not list:
+        raise _Malformed
     plans: list[tuple[list[Tile], int | None, list[Action]]] = []
     for r, item in enumerate(rounds_given):
         where = f"rounds[{r}]"
-        if not isinstance(item, dict):
-            raise UsageError(f"{where} must be an object, not {item!r}")
-        deck = _deck(_field(item, "deck", "the 28 tiles"), f"{where}.deck")
+        item = _object(item)
+        deck = _deck(item["deck"], f"{where}.deck")
         opener_given = item.get("opener")
-        opener = None if opener_given is None else _int(opener_given, f"{where}.opener")
-        if opener is not None and not 0 <= opener < players:
-            raise UsageError(f"{where}.opener must be a seat from 0 to {players - 1}")
-        actions = _actions(
-            _field(item, "actions", "a list of actions"), f"{where}.actions", players
-        )
-        plans.append((deck, opener, actions))
-    match = Match(players, scores)
+        opener = None if opener_given is None else _opener(opener_given, f"{where}.opener", players)
+        plans.append((deck, opener, _actions(item["actions"], f"{where}.actions", players)))
+    match = Match(players, scores, rules=rules)
     error: dict[str, JSON] | None = None
     for r, (deck, opener, actions) in enumerate(plans):
         try:
@@ -298,7 +323,7 @@ def _run_match(given: dict[str, JSON]) -> dict[str, JSON]:
     }
 
 
-_HANDLERS: dict[Level, Callable[[dict[str, JSON]], dict[str, JSON]]] = {
+_HANDLERS: dict[Level, Callable[[Rules, dict[str, JSON]], dict[str, JSON]]] = {
     Level.SCORING: _run_scoring,
     Level.LAYOUT: _run_layout,
     Level.ROUND: _run_round,

@@ -1,6 +1,7 @@
 """The table: tiles placed so far, their connection points and their counted ends.
 
-Two small pure functions carry the rules and can be read against the spec line by line:
+Two small pure functions of :mod:`fiveup.reference.rules` carry the rules and can be read
+against the spec line by line:
 
 * :func:`open_slots` says which slots of a tile on the table are available connection points
   (LAY-2 for a non-double; SPN-1 to SPN-3 for a double, the spinner rule);
@@ -10,13 +11,15 @@ Two small pure functions carry the rules and can be read against the spec line b
 :class:`Layout` keeps the sum of the counted ends and the available points indexed by value up to
 date on every placement, so that queries during play cost no recomputation. It works on small
 integer codes internally (a tile is ``7 * low + high``, a point ``6 * tile + slot``) and builds its
-tables from the two rule functions at import, so the rules live in one place only.
+tables from the rule functions of its :class:`~fiveup.reference.rules.Rules` (once per set of
+rules), so the rules live in one place only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Set
+from collections.abc import Callable, Iterable, Mapping, Set
 from dataclasses import dataclass
+from functools import cache
 from types import MappingProxyType
 from typing import NoReturn
 
@@ -31,11 +34,12 @@ from fiveup.contract.notation import (
 )
 from fiveup.errors import IllegalMoveError
 
-from .scoring import displayed, placement_credit
+from .rules import STANDARD, Rules, contributions, every_double_spins, open_slots
 
 __all__ = [
     "KEY_STRIDE",
     "Layout",
+    "LayoutTables",
     "PlacementResult",
     "contributions",
     "interned_placements",
@@ -44,46 +48,9 @@ __all__ = [
     "placement_of",
     "point_code",
     "split_key",
+    "tables_for",
     "tile_code",
 ]
-
-
-def open_slots(tile: Tile, occupied: Set[Slot]) -> tuple[Slot, ...]:
-    """The available connection points of ``tile`` on the table, given its ``occupied`` slots.
-
-    A slot is occupied when a tile is joined there, including the slot by which the tile itself
-    joined the layout (a joined double always joins by its line side A).
-
-    * LAY-2: each free end of a non-double is a connection point.
-    * SPN-1: every double is a spinner, with two line sides and two branches.
-    * SPN-2: a free line side is always open; a branch is closed until both line sides are
-      occupied.
-    * SPN-3: once both line sides are occupied, each free branch is open.
-    """
-    if not tile.is_double:
-        return tuple(slot for slot in END_SLOTS if slot not in occupied)
-    lines_full = Slot.LINE_A in occupied and Slot.LINE_B in occupied
-    return tuple(
-        slot for slot in DOUBLE_SLOTS if slot not in occupied and (slot.is_line or lines_full)
-    )
-
-
-def contributions(tile: Tile, occupied: Set[Slot]) -> tuple[int, ...]:
-    """What ``tile`` on the table adds to the counted ends, given its ``occupied`` slots.
-
-    * CNT-2: each free end of a non-double counts its value, zero included (the opening
-      non-double has two free ends and counts both).
-    * CNT-3: a double with fewer than two line sides occupied counts both halves, once.
-    * CNT-4: a double with both line sides occupied does not count.
-    * CNT-5: branches never count as such; a started branch counts through the free end of the
-      tile placed on it, an unstarted one counts nothing.
-    """
-    if not tile.is_double:
-        return tuple(Point(tile, slot).value for slot in END_SLOTS if slot not in occupied)
-    lines_occupied = (Slot.LINE_A in occupied) + (Slot.LINE_B in occupied)
-    if lines_occupied < 2:
-        return (2 * tile.low,)
-    return ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,20 +120,15 @@ LOW_OF: list[int] = [0] * N_TILE_CODES
 """The lower half of the tile with this code."""
 HIGH_OF: list[int] = [0] * N_TILE_CODES
 """The higher half of the tile with this code."""
-_OPEN: list[tuple[int, ...]] = [()] * (N_TILE_CODES * _N_MASKS)
-_OPEN_VALUED: list[tuple[tuple[int, int], ...]] = [()] * (N_TILE_CODES * _N_MASKS)
-_GAINED: list[tuple[tuple[int, int], ...]] = [()] * (N_TILE_CODES * _N_MASKS * _N_SLOTS)
-_CONTRIB: list[tuple[int, ...]] = [()] * (N_TILE_CODES * _N_MASKS)
-_CONTRIB_SUM: list[int] = [0] * (N_TILE_CODES * _N_MASKS)
 _PLACEMENTS: dict[int, Placement] = {}
 _KEY_BY_ID: dict[int, int] = {}
 # Per key of a placement whose tile shows the point's value: the tile code, the point code, the
 # target's tile code and slot index, the value joined, and the new tile's occupied-slot mask.
 _JOINS: dict[int, tuple[int, int, int, int, int, int]] = {}
+_BRANCH_BITS = (1 << _SLOT_INDEX[Slot.BRANCH_A]) | (1 << _SLOT_INDEX[Slot.BRANCH_B])
 
 
-def _build_rule_tables() -> None:
-    """Fill the tables above from :func:`open_slots` and :func:`contributions`."""
+def _fill_codes() -> None:
     for tile in ALL_TILES:
         tc = tile_code(tile)
         TILE_OF[tc] = tile
@@ -175,13 +137,46 @@ def _build_rule_tables() -> None:
             point = Point(tile, slot)
             POINT_OF[point_code(point)] = point
             POINT_VALUE[point_code(point)] = point.value
+
+
+_fill_codes()
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutTables:
+    """The lookup tables of one set of layout rules, by row ``tile code * 64 + occupied mask``.
+
+    ``open`` holds the codes of the open points, ``open_valued`` the same with their values,
+    ``gained`` (by ``row * 6 + slot``) the points a tile gains when that slot is occupied,
+    ``counted`` the counted ends and ``counted_sum`` their sum.
+    """
+
+    open: list[tuple[int, ...]]
+    open_valued: list[tuple[tuple[int, int], ...]]
+    gained: list[tuple[tuple[int, int], ...]]
+    counted: list[tuple[int, ...]]
+    counted_sum: list[int]
+
+
+@cache
+def _tables(
+    open_slots_rule: Callable[[Tile, Set[Slot]], tuple[Slot, ...]],
+    contributions_rule: Callable[[Tile, Set[Slot]], tuple[int, ...]],
+) -> LayoutTables:
+    rows = N_TILE_CODES * _N_MASKS
+    tables = LayoutTables(
+        [()] * rows, [()] * rows, [()] * (rows * _N_SLOTS), [()] * rows, [0] * rows
+    )
+    for tile in ALL_TILES:
+        tc = tile_code(tile)
         for mask in _masks_of(tile):
             occupied = _slots_of(mask)
             row = tc * _N_MASKS + mask
-            _OPEN[row] = tuple(point_code(Point(tile, s)) for s in open_slots(tile, occupied))
-            _OPEN_VALUED[row] = tuple((POINT_VALUE[p], p) for p in _OPEN[row])
-            _CONTRIB[row] = contributions(tile, occupied)
-            _CONTRIB_SUM[row] = sum(_CONTRIB[row])
+            opened = tuple(point_code(Point(tile, s)) for s in open_slots_rule(tile, occupied))
+            tables.open[row] = opened
+            tables.open_valued[row] = tuple((POINT_VALUE[p], p) for p in opened)
+            tables.counted[row] = tuple(contributions_rule(tile, occupied))
+            tables.counted_sum[row] = sum(tables.counted[row])
     for tile in ALL_TILES:
         tc = tile_code(tile)
         for mask in _masks_of(tile):
@@ -189,13 +184,24 @@ def _build_rule_tables() -> None:
             for slot in tile.slots():
                 bit = 1 << _SLOT_INDEX[slot]
                 if not mask & bit:
-                    now_open = _OPEN[tc * _N_MASKS + (mask | bit)]
-                    _GAINED[row * _N_SLOTS + _SLOT_INDEX[slot]] = tuple(
-                        (POINT_VALUE[p], p) for p in now_open if p not in _OPEN[row]
+                    now_open = tables.open[tc * _N_MASKS + (mask | bit)]
+                    tables.gained[row * _N_SLOTS + _SLOT_INDEX[slot]] = tuple(
+                        (POINT_VALUE[p], p) for p in now_open if p not in tables.open[row]
                     )
+    return tables
 
 
-_build_rule_tables()
+_TABLES_OF: dict[int, tuple[Rules, LayoutTables]] = {}
+
+
+def tables_for(rules: Rules) -> LayoutTables:
+    """The tables of ``rules``' open slots and counted ends (built once per pair of functions)."""
+    found = _TABLES_OF.get(id(rules))  # by identity: a deal must not hash the whole Rules
+    if found is not None and found[0] is rules:
+        return found[1]
+    tables = _tables(rules.open_slots, rules.contributions)
+    _TABLES_OF[id(rules)] = (rules, tables)
+    return tables
 
 
 def _key(tc: int, pc: int) -> int:
@@ -267,132 +273,158 @@ class Layout:
     """The layout on the table; mutable, changed only by :meth:`place`.
 
     ``place`` either accepts a placement and updates everything, or raises
-    :class:`~fiveup.errors.IllegalMoveError` and changes nothing.
+    :class:`~fiveup.errors.IllegalMoveError` and changes nothing. ``rules`` (default: the
+    spec's) decides which points open, what counts, which doubles spin and the refusal order.
+
+    Two live indexes are public for the round's hot paths, to read and never to change:
+    ``points_by_value[v]`` holds the codes of the available points of value ``v`` in the order
+    they opened, and ``placed`` the placement keys in placement order.
     """
 
-    __slots__ = ("_avail", "_occupied", "_order", "_sum")
+    __slots__ = (
+        "_counted",
+        "_counted_sum",
+        "_flat",  # only a _VariantLayout sets it
+        "_gained",
+        "_occupied",
+        "_open",
+        "_open_valued",
+        "_rules",
+        "_sum",
+        "placed",
+        "points_by_value",
+    )
 
-    def __init__(self) -> None:
-        """An empty table."""
+    def __init__(self, rules: Rules = STANDARD) -> None:
+        """An empty table played by ``rules``."""
         # Per tile code: -1 while the tile is off the table, else the mask of occupied slots.
         self._occupied: list[int] = [-1] * N_TILE_CODES
-        # Per value 0..6: codes of the available points of that value, in the order they opened.
-        self._avail: list[list[int]] = [[], [], [], [], [], [], []]
-        self._order: list[int] = []
+        self.points_by_value: list[list[int]] = [[], [], [], [], [], [], []]
+        self.placed: list[int] = []
         self._sum = 0
+        self._rules = rules
+        found = _TABLES_OF.get(id(rules))
+        tables = found[1] if found is not None and found[0] is rules else tables_for(rules)
+        self._open = tables.open
+        self._open_valued = tables.open_valued
+        self._gained = tables.gained
+        self._counted = tables.counted
+        self._counted_sum = tables.counted_sum
+        if rules.spins is not every_double_spins and type(self) is Layout:
+            self.__class__ = _VariantLayout
+            self._flat: list[int] = []
 
     @classmethod
-    def from_placements(cls, placements: Iterable[Placement | str]) -> Layout:
+    def from_placements(
+        cls, placements: Iterable[Placement | str], rules: Rules = STANDARD
+    ) -> Layout:
         """A table built by placing ``placements`` in order (texts are parsed)."""
-        layout = cls()
+        layout = cls(rules)
         for placement in placements:
             layout.place(Placement.parse(placement) if isinstance(placement, str) else placement)
         return layout
 
     def copy(self) -> Layout:
-        """An independent copy (a few list copies)."""
-        other = Layout.__new__(Layout)
+        """An independent copy (a few list copies; the tables are shared)."""
+        other = object.__new__(type(self))
         other._occupied = self._occupied.copy()
-        other._avail = [points.copy() for points in self._avail]
-        other._order = self._order.copy()
+        other.points_by_value = [points.copy() for points in self.points_by_value]
+        other.placed = self.placed.copy()
         other._sum = self._sum
+        other._rules = self._rules
+        other._open = self._open
+        other._open_valued = self._open_valued
+        other._gained = self._gained
+        other._counted = self._counted
+        other._counted_sum = self._counted_sum
+        if isinstance(self, _VariantLayout):
+            other._flat = self._flat.copy()
         return other
+
+    @property
+    def rules(self) -> Rules:
+        """The rules this table is played by."""
+        return self._rules
 
     # --- placing --------------------------------------------------------------------------
 
     def place(self, placement: Placement) -> PlacementResult:
         """Put ``placement`` on the table and score it (SCR-1, SCR-2).
 
-        Raises IllegalMoveError, leaving the table unchanged, with the first rule broken in
-        this order: LAY-3 (the tile is already on the table); LAY-4 (a target on an empty
-        table, a target tile not on the table, an occupied point) or SPN-2 (a branch of a
-        spinner whose line sides are not both occupied); LAY-1 (no target once the table has
-        tiles, or a tile that does not show the point's value).
+        Raises IllegalMoveError, leaving the table unchanged, with the first rule broken in the
+        order of ``rules.placement_refusals``: LAY-3 (the tile is already on the table); LAY-4
+        (a target on an empty table, a target tile not on the table, an occupied point) or SPN-2
+        (a branch of a spinner whose line sides are not both occupied); LAY-1 (no target once
+        the table has tiles, or a tile that does not show the point's value).
         """
-        total = self._place(placement_key(placement))
-        credit = placement_credit(total)
-        return PlacementResult(placement, total, credit, displayed(credit))
+        total = self.place_key(placement_key(placement))
+        rules = self._rules
+        credit = rules.credit(total)
+        return PlacementResult(placement, total, credit, rules.displayed(credit))
 
     def check(self, placement: Placement) -> None:
         """Raise the IllegalMoveError that :meth:`place` would raise, without placing."""
+        refused = self._rules.placement_refusal(self, placement)
+        if refused is not None:
+            raise IllegalMoveError(*refused)
         tc, pc = split_key(placement_key(placement))
-        self._check(tc, pc)
+        if not self._legal(tc, pc):
+            raise IllegalMoveError(
+                "LAY-4",
+                f"{placement.text} is not a connection the rules open (no refusal names it)",
+            )
 
-    def _check(self, tc: int, pc: int) -> None:
-        """Raise for an illegal placement of tile ``tc`` at point ``pc`` (-1: the opening)."""
+    def _legal(self, tc: int, pc: int) -> bool:
         occupied = self._occupied
         if occupied[tc] >= 0:
-            raise IllegalMoveError("LAY-3", f"{_tile_text(tc)} is already on the table")
+            return False
         if pc == _NO_TARGET:
-            if self._order:
-                raise IllegalMoveError(
-                    "LAY-1",
-                    f"the table has tiles: {_tile_text(tc)} must be joined to a connection point",
-                )
-            return
+            return not self.placed
         target_tc = pc // _N_SLOTS
-        point = POINT_OF[pc]
-        assert point is not None
-        if not self._order:
-            raise IllegalMoveError(
-                "LAY-4", f"the table is empty: {point.text} does not exist (open with a tile)"
-            )
         mask = occupied[target_tc]
-        if mask < 0:
-            raise IllegalMoveError(
-                "LAY-4", f"{point.text} does not exist: no {point.tile.text} on the table"
-            )
-        if pc not in _OPEN[target_tc * _N_MASKS + mask]:
-            if mask >> (pc % _N_SLOTS) & 1:
-                raise IllegalMoveError("LAY-4", f"{point.text} is occupied")
-            raise IllegalMoveError(
-                "SPN-2",
-                f"{point.text} is not open: a branch starts only once both line sides of "
-                f"{point.tile.text} are occupied",
-            )
+        if mask < 0 or pc not in self._open[target_tc * _N_MASKS + mask]:
+            return False
         value = POINT_VALUE[pc]
-        if LOW_OF[tc] != value and HIGH_OF[tc] != value:
-            raise IllegalMoveError(
-                "LAY-1", f"{_tile_text(tc)} does not match {point.text} (value {value})"
-            )
+        return LOW_OF[tc] == value or HIGH_OF[tc] == value
 
     def _refuse(self, key: int) -> NoReturn:
-        self._check(*split_key(key))
+        self.check(placement_of(key))
         raise AssertionError(f"placement {placement_of(key)} passed the checks it failed")
 
-    def _place(self, key: int) -> int:
-        """Place the placement with this key; return the new sum.
+    def place_key(self, key: int) -> int:
+        """Place the placement with this key (see :func:`placement_key`); return the new sum.
 
-        The happy path tests legality in one expression; :meth:`_check` finds the rule broken.
+        The happy path tests legality in one expression; the refusal order finds the rule broken.
         """
         try:
             tc, pc, target_tc, slot, value, mask = _JOINS[key]
         except KeyError:  # the tile shows no half of the point's value, or is the point's tile
             self._refuse(key)
         occupied = self._occupied
-        avail = self._avail
+        avail = self.points_by_value
+        counted_sum = self._counted_sum
         if pc == _NO_TARGET:
-            if self._order or occupied[tc] >= 0:
+            if self.placed or occupied[tc] >= 0:
                 self._refuse(key)
             total = 0
         else:
             target_mask = occupied[target_tc]
             row = target_tc * _N_MASKS + target_mask
-            if occupied[tc] >= 0 or target_mask < 0 or pc not in _OPEN[row]:
+            if occupied[tc] >= 0 or target_mask < 0 or pc not in self._open[row]:
                 self._refuse(key)
             occupied[target_tc] = target_mask | 1 << slot
             avail[value].remove(pc)
-            for gained_value, gained in _GAINED[row * _N_SLOTS + slot]:
+            for gained_value, gained in self._gained[row * _N_SLOTS + slot]:
                 avail[gained_value].append(gained)
             # the slot was free, so adding its bit to the row gives the target's new row
-            total = self._sum - _CONTRIB_SUM[row] + _CONTRIB_SUM[row + (1 << slot)]
+            total = self._sum - counted_sum[row] + counted_sum[row + (1 << slot)]
         occupied[tc] = mask
         row = tc * _N_MASKS + mask
-        for opened_value, opened in _OPEN_VALUED[row]:
+        for opened_value, opened in self._open_valued[row]:
             avail[opened_value].append(opened)
-        total += _CONTRIB_SUM[row]
+        total += counted_sum[row]
         self._sum = total
-        self._order.append(key)
+        self.placed.append(key)
         return total
 
     # --- queries ---------------------------------------------------------------------------
@@ -405,21 +437,21 @@ class Layout:
     @property
     def is_empty(self) -> bool:
         """True before the opening."""
-        return not self._order
+        return not self.placed
 
     def __len__(self) -> int:
-        return len(self._order)
+        return len(self.placed)
 
     def __contains__(self, tile: object) -> bool:
         return isinstance(tile, Tile) and self._occupied[tile_code(tile)] >= 0
 
     def placements(self) -> list[Placement]:
         """Every placement on the table, in placement order."""
-        return [placement_of(key) for key in self._order]
+        return [placement_of(key) for key in self.placed]
 
     def tiles(self) -> list[Tile]:
         """The tiles on the table, in placement order."""
-        return [placement_of(key).tile for key in self._order]
+        return [placement_of(key).tile for key in self.placed]
 
     def spinners(self) -> list[Tile]:
         """The doubles on the table, in placement order: every double is a spinner (SPN-1)."""
@@ -435,18 +467,34 @@ class Layout:
         return joints
 
     def occupied_slots(self, tile: Tile) -> frozenset[Slot]:
-        """The occupied slots of ``tile`` (including the one it joined by); empty if off table."""
+        """The occupied slots of ``tile`` (including the one it joined by); empty if off table.
+
+        The branches of a double that a variant's SPN-1 does not let spin count as occupied.
+        """
         mask = self._occupied[tile_code(tile)]
         return frozenset() if mask < 0 else _slots_of(mask)
 
+    def open_slots_of(self, tile: Tile) -> tuple[Slot, ...]:
+        """The slots of ``tile`` that are available connection points now (none if off table)."""
+        tc = tile_code(tile)
+        mask = self._occupied[tc]
+        if mask < 0:
+            return ()
+        return tuple(_point(code).slot for code in self._open[tc * _N_MASKS + mask])
+
     def points(self) -> dict[Point, int]:
         """Every available connection point with its value, in tile then slot order."""
-        codes = sorted(code for points in self._avail for code in points)
+        codes = sorted(code for points in self.points_by_value for code in points)
         return {_point(code): POINT_VALUE[code] for code in codes}
 
     def points_of_value(self, value: int) -> list[Point]:
         """The available connection points of ``value``, in the order they opened."""
-        return [_point(code) for code in self._avail[value]]
+        return [_point(code) for code in self.points_by_value[value]]
+
+    def has_point_for(self, tile: Tile) -> bool:
+        """True when an available point shows a half of ``tile`` (ignoring where it lies)."""
+        avail = self.points_by_value
+        return bool(avail[tile.low] or avail[tile.high])
 
     def counted(self) -> list[tuple[Tile, int]]:
         """The counted ends as (tile, value) pairs, in placement order (CNT-1 to CNT-5).
@@ -454,39 +502,69 @@ class Layout:
         The opening non-double gives two pairs, one per free end.
         """
         pairs: list[tuple[Tile, int]] = []
-        for key in self._order:
+        counted = self._counted
+        for key in self.placed:
             tc = key // KEY_STRIDE
             tile = TILE_OF[tc]
             assert tile is not None
-            pairs.extend((tile, value) for value in _CONTRIB[tc * _N_MASKS + self._occupied[tc]])
+            pairs.extend((tile, value) for value in counted[tc * _N_MASKS + self._occupied[tc]])
         return pairs
 
     def legal_placements(self, tile: Tile) -> list[Placement]:
         """Every placement of ``tile`` the rules allow now (none when it is on the table)."""
         tc = tile_code(tile)
-        return [placement_of(_key(tc, pc)) for pc in self._legal_points(tc)]
+        return [placement_of(_key(tc, pc)) for pc in self.legal_point_codes(tc)]
 
-    def _legal_points(self, tc: int) -> list[int]:
+    def legal_point_codes(self, tc: int) -> list[int]:
+        """The codes of the points where the tile with code ``tc`` may join (-1: the opening)."""
         if self._occupied[tc] >= 0:
             return []
-        if not self._order:
+        if not self.placed:
             return [_NO_TARGET]
         low, high = LOW_OF[tc], HIGH_OF[tc]
         if low == high:
-            return self._avail[low].copy()
-        return self._avail[low] + self._avail[high]
+            return self.points_by_value[low].copy()
+        return self.points_by_value[low] + self.points_by_value[high]
 
     def can_place(self, tile: Tile) -> bool:
         """True when ``tile`` has at least one legal placement now."""
         tc = tile_code(tile)
         if self._occupied[tc] >= 0:
             return False
-        avail = self._avail
-        return not self._order or bool(avail[LOW_OF[tc]] or avail[HIGH_OF[tc]])
+        avail = self.points_by_value
+        return not self.placed or bool(avail[LOW_OF[tc]] or avail[HIGH_OF[tc]])
 
     def __repr__(self) -> str:
         texts = ", ".join(repr(p.text) for p in self.placements())
         return f"Layout.from_placements([{texts}])"
+
+
+class _VariantLayout(Layout):
+    """A layout whose SPN-1 is a variant's: some doubles are placed as ordinary tiles."""
+
+    __slots__ = ()
+
+    def place_key(self, key: int) -> int:
+        """Place, then ask the rules whether a double just placed spins; if not, close it."""
+        total = super().place_key(key)
+        tc = key // KEY_STRIDE
+        if LOW_OF[tc] != HIGH_OF[tc] or self._rules.spins(self, placement_of(key)):
+            return total
+        old = self._occupied[tc]
+        new = old | _BRANCH_BITS
+        still_open = self._open[tc * _N_MASKS + new]
+        for code in self._open[tc * _N_MASKS + old]:
+            if code not in still_open:
+                self.points_by_value[POINT_VALUE[code]].remove(code)
+        self._occupied[tc] = new
+        total += self._counted_sum[tc * _N_MASKS + new] - self._counted_sum[tc * _N_MASKS + old]
+        self._sum = total
+        self._flat.append(tc)
+        return total
+
+    def spinners(self) -> list[Tile]:
+        """The doubles on the table that the rules let spin, in placement order."""
+        return [t for t in self.tiles() if t.is_double and tile_code(t) not in self._flat]
 
 
 def _point(code: int) -> Point:

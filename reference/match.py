@@ -11,19 +11,13 @@ import random
 from collections.abc import Callable, Sequence
 
 from fiveup.contract.notation import Action, Tile
-from fiveup.errors import IllegalMoveError
+from fiveup.contract.players import MAX_PLAYERS, MIN_PLAYERS, side_count
+from fiveup.errors import IllegalMoveError, UsageError
 
-from .round import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    Round,
-    RoundEnd,
-    RoundResult,
-    _usage,
-    neutral_draw,
-    shuffled_deck,
-)
-from .scoring import TARGET_RAW, displayed
+from .round import Round, RoundEnd, RoundResult, neutral_draw, shuffled_deck
+from .rules import STANDARD, Rules
+from .rules import match_winner as _standard_winner
+from .scoring import displayed
 
 __all__ = [
     "DEFAULT_MAX_ROUNDS",
@@ -42,16 +36,11 @@ DEFAULT_MAX_ROUNDS = 1000
 
 
 def match_winner(scores: Sequence[int]) -> int | None:
-    """The side that wins with these scores after a round, or None to play on.
+    """The side that wins with these scores after a round under the spec's target, or None.
 
-    MAT-2: the side with the uniquely highest score wins once that score reaches the target.
-    MAT-3: a highest score shared at or above the target plays on. MAT-4: no score above the
-    target is rejected. MAT-5: scores may be negative.
+    MAT-2 to MAT-5; see :func:`fiveup.reference.rules.match_winner`, which takes the target.
     """
-    top = max(scores)
-    if top >= TARGET_RAW and list(scores).count(top) == 1:
-        return list(scores).index(top)
-    return None
+    return _standard_winner(scores, STANDARD.target)
 
 
 class Match:
@@ -63,7 +52,7 @@ class Match:
     round after a block); with ``rng`` a missing opener is drawn (:func:`neutral_draw`).
     """
 
-    __slots__ = ("_players", "_rng", "_rounds", "_scores", "_settled", "_winner")
+    __slots__ = ("_players", "_rng", "_rounds", "_rules", "_scores", "_settled", "_winner")
 
     def __init__(
         self,
@@ -71,15 +60,17 @@ class Match:
         scores: Sequence[int] | None = None,
         *,
         rng: random.Random | None = None,
+        rules: Rules = STANDARD,
     ) -> None:
         """A match of ``players`` with raw ``scores`` per side before the first round."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise _usage("PLY-1", f"a game has 2, 3 or 4 players, not {players}")
-        sides = 2 if players == MAX_PLAYERS else players
+            raise UsageError(f"a game has 2, 3 or 4 players, not {players}", "PLY-1")
+        sides = side_count(players)
         if scores is None:
             scores = [0] * sides
         if len(scores) != sides:
-            raise _usage("PLY-3", f"{players} players form {sides} sides, not {len(scores)}")
+            raise UsageError(f"{players} players form {sides} sides, not {len(scores)}", "PLY-3")
+        self._rules = rules
         self._players = players
         self._rng = rng
         self._scores = tuple(scores)
@@ -169,7 +160,7 @@ class Match:
                 )
             opener = neutral_draw(range(self._players), self._rng)
         assert opener is not None
-        round_ = Round(self._players, deck, opener, self.scores)
+        round_ = Round(self._players, deck, opener, self.scores, rules=self._rules)
         self._rounds.append(round_)
         return round_
 
@@ -183,10 +174,21 @@ class Match:
     def _settle(self) -> None:
         """Check the target after every finished round not checked yet (MAT-1)."""
         rounds = self._rounds
+        rules = self._rules
+        if rules.target_checked_mid_round:
+            self._settle_mid_round()
         while self._settled < len(rounds) and rounds[self._settled].over:
             if self._winner is None:
-                self._winner = match_winner(rounds[self._settled].scores)
+                self._winner = rules.match_winner(rounds[self._settled].scores, rules.target)
             self._settled += 1
+
+    def _settle_mid_round(self) -> None:
+        """A variant's MAT-1: the target is checked after every action, before the count."""
+        rules = self._rules
+        for round_ in self._rounds:
+            for scores in round_.score_history():
+                if self._winner is None:
+                    self._winner = rules.match_winner(scores, rules.target)
 
     def __repr__(self) -> str:
         state = f"won by side {self._winner}" if self.over else "going on"
@@ -204,7 +206,7 @@ def random_policy(rng: random.Random) -> Policy:
     draw = rng.random
 
     def choose(round_: Round) -> Action:
-        moves = round_.legal_moves
+        moves = round_.legal_action_list()
         return moves[int(draw() * len(moves))]
 
     return choose
@@ -217,13 +219,14 @@ def play_match(
     *,
     scores: Sequence[int] | None = None,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
+    rules: Rules = STANDARD,
 ) -> Match:
     """Play a whole match with ``policy``; decks and neutral draws from ``random.Random(seed)``.
 
     Stops when a side wins or after ``max_rounds`` rounds (then ``over`` is False).
     """
     rng = random.Random(seed)
-    match = Match(players, scores, rng=rng)
+    match = Match(players, scores, rng=rng, rules=rules)
     while not match.over and len(match.rounds) < max_rounds:
         round_ = match.start_round(shuffled_deck(rng))
         while not round_.over:

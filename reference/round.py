@@ -16,6 +16,10 @@ list is reported:
 A round is blocked as soon as an action leaves the boneyard empty while no seat holds a legal
 placement (END-2); going out is checked first (END-1). Penalties are subtracted when the round
 ends (PEN-1 to PEN-4).
+
+The refusal order and every other rule come from the round's
+:class:`~fiveup.reference.rules.Rules` (default: the spec's). With the standard rules the round
+takes fast paths that give the same results as asking the rule functions one by one.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from fiveup.contract.notation import ALL_TILES, Action, Placement, Tile, Verb
+from fiveup.contract.players import MAX_PLAYERS, MIN_PLAYERS, side_count, side_of
 from fiveup.errors import IllegalMoveError, NotationError, UsageError
 
 from .layout import (
@@ -39,7 +44,16 @@ from .layout import (
     placement_of,
     tile_code,
 )
-from .scoring import HAND_SIZE, placement_credit, rounded_penalty
+from .rules import (
+    ACTION_REFUSALS,
+    STANDARD,
+    Rules,
+    add_rounded,
+    anyone_can_place,
+    given_opener,
+    in_raw_points,
+    winner_opens,
+)
 
 __all__ = [
     "MAX_PLAYERS",
@@ -59,26 +73,8 @@ __all__ = [
     "side_of",
 ]
 
-MIN_PLAYERS = 2
-"""Fewest players of a game (PLY-1)."""
-MAX_PLAYERS = 4
-"""Most players of a game (PLY-1)."""
 DIE_FACES = 6
 """The neutral draw throws one six-sided die per candidate."""
-
-
-def _usage(rule: str, message: str) -> UsageError:
-    error = UsageError(f"{rule}: {message}")
-    error.rule = rule
-    return error
-
-
-def side_of(seat: int, players: int) -> int:
-    """The side a seat scores for: the seat itself with 2 or 3 players, seat mod 2 with 4.
-
-    PLY-2 (two or three players each score alone) and PLY-3 (partners sit opposite).
-    """
-    return seat % 2 if players == MAX_PLAYERS else seat
 
 
 def neutral_draw(candidates: Iterable[int], rng: random.Random) -> int:
@@ -312,17 +308,14 @@ def _action_code(action: Action) -> int:
     return placement_key(action.placement)
 
 
-_SIDES = {n: tuple(side_of(s, n) for s in range(n)) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
-_NEXT_SEAT = {n: (*range(1, n), 0) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
 _ALL_CODES = frozenset(tile_code(tile) for tile in ALL_TILES)
 _PIPS_OF = [LOW_OF[code] + HIGH_OF[code] for code in range(len(LOW_OF))]
 # Per tile code: the placement key of the tile at point code 0, and its two halves.
 _JOIN_INFO = [(code * KEY_STRIDE + 1, LOW_OF[code], HIGH_OF[code]) for code in range(len(LOW_OF))]
 
 _PLAYED, _DREW, _PASSED = 0, 1, 2
-# The credit of every possible sum (SCR-2); no layout of 28 tiles counts more than this.
+# No layout of 28 tiles counts more than this, nor can a hand hold more pips.
 _MAX_SUM = 2 * 6 * len(ALL_TILES)
-_CREDIT = [placement_credit(total) for total in range(_MAX_SUM + 1)]
 _NO_TILE = -1
 _NO_SEAT = -1
 
@@ -331,6 +324,57 @@ def _tile(code: int) -> Tile:
     tile = TILE_OF[code]
     assert tile is not None
     return tile
+
+
+@dataclass(frozen=True, slots=True)
+class _Seating:
+    """What a set of rules fixes for one number of players, computed once."""
+
+    sides: tuple[int, ...]
+    next_seat: tuple[int, ...]
+    credit_side: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Derived:
+    """What a set of rules fixes once for every round: tables by player count, and flags."""
+
+    rules: Rules
+    seating: dict[int, _Seating]
+    credit: list[int]
+    """The credit of every sum (SCR-2)."""
+    penalty: list[int]
+    """The rounded penalty of every pip count (PEN-2)."""
+    fast: bool
+    given_opener: bool
+
+
+# By the identity of the rules (hashing a Rules on every deal would cost more than the deal).
+_DERIVED: dict[int, _Derived] = {}
+
+
+def _derive(rules: Rules) -> _Derived:
+    found = _DERIVED.get(id(rules))
+    if found is not None and found.rules is rules:
+        return found
+    seating = {}
+    for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        sides = tuple(rules.side_of(seat, players) for seat in range(players))
+        seating[players] = _Seating(
+            sides,
+            tuple(rules.next_seat(seat, players) for seat in range(players)),
+            tuple(sides[rules.credited_seat(seat, players)] for seat in range(players)),
+        )
+    derived = _Derived(
+        rules,
+        seating,
+        [rules.credit(total) for total in range(_MAX_SUM + 1)],
+        [rules.rounded_penalty(pips) for pips in range(_MAX_SUM + 1)],
+        _is_fast(rules),
+        rules.opener is given_opener,
+    )
+    _DERIVED[id(rules)] = derived
+    return derived
 
 
 # --- the round ------------------------------------------------------------------------------
@@ -361,11 +405,11 @@ class LegalMoves:
         return self._round._result is None
 
     def __iter__(self) -> Iterator[Action]:
-        return iter(self._round._legal_actions())
+        return iter(self._round.legal_action_list())
 
     def __getitem__(self, index: int) -> Action:
         moves = self._round._moves
-        return (self._round._legal_actions() if moves is None else moves)[index]
+        return (self._round.legal_action_list() if moves is None else moves)[index]
 
     def __contains__(self, action: object) -> bool:
         return isinstance(action, Action) and self._round.is_legal(action)
@@ -386,11 +430,13 @@ class Round:
     from the front), the number of players, the opener and the sides' raw scores before the
     round. ``hands``, ``boneyard``, ``layout``, ``scores``, ``turn``, ``pending``, ``events``
     and ``result`` show the state; ``apply`` (or ``play``, ``draw``, ``pass_`` for the seat to
-    act) changes it.
+    act) changes it. ``rules`` (default: the spec's) is the set of rules played.
     """
 
     __slots__ = (
         "_bone",
+        "_credit",
+        "_credit_side",
         "_deck",
         "_events",
         "_hands",
@@ -399,11 +445,15 @@ class Round:
         "_moves",
         "_next_seat",
         "_opener",
+        "_penalty",
         "_pending",
         "_players",
+        "_reserve",
         "_result",
+        "_rules",
         "_scores",
         "_side_of",
+        "_start_scores",
         "_turn",
     )
 
@@ -413,36 +463,55 @@ class Round:
         deck: Sequence[Tile],
         opener: int,
         scores: Sequence[int] | None = None,
+        *,
+        rules: Rules = STANDARD,
     ) -> None:
         """Deal ``deck`` to ``players`` seats; ``opener`` acts first; ``scores`` per side."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise _usage("PLY-1", f"a game has 2, 3 or 4 players, not {players}")
+            raise UsageError(f"a game has 2, 3 or 4 players, not {players}", "PLY-1")
         codes = [7 * tile.low + tile.high for tile in deck]
         if len(codes) != len(_ALL_CODES) or set(codes) != _ALL_CODES:
-            raise _usage("SET-1", "the deck must hold each of the 28 tiles [0|0] to [6|6] once")
+            raise UsageError("the deck must hold each of the 28 tiles [0|0] to [6|6] once", "SET-1")
         if not 0 <= opener < players:
-            raise _usage("TRN-1", f"no seat {opener} among {players} players")
-        sides = MAX_PLAYERS // 2 if players == MAX_PLAYERS else players
+            raise UsageError(f"no seat {opener} among {players} players", "TRN-1")
+        sides = side_count(players)
         if scores is None:
             scores = [0] * sides
         elif len(scores) != sides:
-            raise _usage("PLY-3", f"{players} players form {sides} sides, not {len(scores)}")
-        dealt = HAND_SIZE * players
+            raise UsageError(f"{players} players form {sides} sides, not {len(scores)}", "PLY-3")
+        size = rules.hand_size
+        dealt = size * players
+        derived = _DERIVED.get(id(rules))
+        if derived is None or derived.rules is not rules:
+            derived = _derive(rules)
+        seating = derived.seating[players]
+        self._rules = rules
         self._players = players
         self._deck = tuple(deck)
-        self._hands = [codes[start : start + HAND_SIZE] for start in range(0, dealt, HAND_SIZE)]
+        self._hands = [codes[start : start + size] for start in range(0, dealt, size)]
         self._bone = codes[: dealt - 1 : -1]  # reversed: the next tile to draw is popped
-        self._next_seat = _NEXT_SEAT[players]
-        self._opener = opener
-        self._turn = opener
+        self._reserve = 0
+        if rules.reserve:  # a variant's SET-4: the end of the boneyard is counted, never drawn
+            self._reserve = min(rules.reserve, len(self._bone))
+            del self._bone[: self._reserve]
+        self._next_seat = seating.next_seat
+        self._side_of = seating.sides
+        self._credit_side = seating.credit_side
+        self._credit = derived.credit
+        self._penalty = derived.penalty
         self._pending = _NO_TILE
         self._scores = list(scores)
-        self._side_of = _SIDES[players]
-        self._layout = Layout()
+        self._start_scores = scores if type(scores) is tuple else tuple(scores)
+        self._layout = Layout(rules)
         self._log: list[tuple[int, ...]] = []
         self._events: list[Event] = []
         self._result: RoundResult | None = None
         self._moves: list[Action] | None = None
+        if not derived.given_opener:
+            opener = rules.opener(opener, self.hands)
+        self._opener = self._turn = opener
+        if not derived.fast and type(self) is Round:
+            self.__class__ = _VariantRound
 
     @classmethod
     def from_seed(
@@ -452,35 +521,34 @@ class Round:
         *,
         opener: int | None = None,
         scores: Sequence[int] | None = None,
+        rules: Rules = STANDARD,
     ) -> Round:
         """A round dealt from ``random.Random(seed)``: shuffle, then a neutral draw if needed."""
         rng = random.Random(seed)
         deck = shuffled_deck(rng)
         if opener is None:
             opener = neutral_draw(range(players), rng)
-        return cls(players, deck, opener, scores)
+        return cls(players, deck, opener, scores, rules=rules)
 
     def copy(self) -> Round:
         """An independent copy of the round (a few list copies; the deck is shared)."""
-        other = Round.__new__(Round)
-        other._players = self._players
-        other._deck = self._deck
+        other = object.__new__(type(self))
+        for name in Round.__slots__:
+            setattr(other, name, getattr(self, name))
         other._hands = [hand.copy() for hand in self._hands]
         other._bone = self._bone.copy()
-        other._next_seat = self._next_seat
-        other._opener = self._opener
-        other._turn = self._turn
-        other._pending = self._pending
         other._scores = self._scores.copy()
-        other._side_of = self._side_of
         other._layout = self._layout.copy()
         other._log = self._log.copy()
         other._events = self._events.copy()
-        other._result = self._result
-        other._moves = self._moves
         return other
 
     # --- the state --------------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        """The rules this round is played by."""
+        return self._rules
 
     @property
     def players(self) -> int:
@@ -532,13 +600,23 @@ class Round:
 
     @property
     def boneyard_size(self) -> int:
-        """How many tiles are left to draw."""
+        """How many tiles are left in the boneyard (with a variant's reserve, SET-4)."""
+        return len(self._bone) + self._reserve
+
+    @property
+    def drawable(self) -> int:
+        """How many tiles may still be drawn."""
         return len(self._bone)
 
     @property
     def scores(self) -> tuple[int, ...]:
         """Raw score of each side: credits added at once, penalties once the round is over."""
         return tuple(self._scores)
+
+    @property
+    def starting_scores(self) -> tuple[int, ...]:
+        """Raw score of each side before the round."""
+        return self._start_scores
 
     @property
     def layout(self) -> Layout:
@@ -566,6 +644,16 @@ class Round:
             return (*events, RoundEnded(self._result))
         return tuple(events)
 
+    def score_history(self) -> list[tuple[int, ...]]:
+        """The sides' raw scores after each accepted action, before the end-of-round count."""
+        scores = list(self._start_scores)
+        history = []
+        for entry in self._log:
+            if entry[0] == _PLAYED and entry[4]:
+                scores[self._credit_side[entry[1]]] += entry[4]
+            history.append(tuple(scores))
+        return history
+
     @property
     def result(self) -> RoundResult | None:
         """How the round ended; None while it goes on."""
@@ -575,6 +663,10 @@ class Round:
     def over(self) -> bool:
         """True once a player went out or the round is blocked."""
         return self._result is not None
+
+    def can_place(self, seat: int) -> bool:
+        """True when ``seat`` holds a tile that has a legal placement now."""
+        return self._can_place(self._hands[seat])
 
     def __repr__(self) -> str:
         state = "over" if self._result is not None else f"turn {self._turn}"
@@ -586,14 +678,16 @@ class Round:
     # --- acting -----------------------------------------------------------------------------
 
     def apply(self, action: Action) -> None:
-        """Carry out ``action``, first checking that it is by the seat to act (TRN-3)."""
+        """Carry out ``action`` for its seat, refused by the first rule it breaks (TRN-3, ...)."""
         seat = action.seat
-        if seat != self._turn:  # also once the round is over: the turn is then -1
-            self._check_seat(seat)
         try:
             code = _ACTION_CODE_BY_ID[id(action)]
         except KeyError:
             code = _action_code(action)
+        if seat != self._turn:  # also once the round is over: the turn is then -1
+            self._check_seat(action)
+            self._refuse(action)
+            raise AssertionError(f"{action.text} passed the checks it failed")
         if code >= 0:
             self._play(code)
         elif code == _DRAW_CODE:
@@ -616,86 +710,49 @@ class Round:
         """Pass for the seat to act (DRW-5)."""
         self._pass()
 
+    def refusal(self, action: Action) -> tuple[str, str] | None:
+        """The ``(rule, reason)`` that refuses ``action`` now, or None when it is allowed."""
+        return self._rules.refusal(self, action)
+
     def is_legal(self, action: Action) -> bool:
         """True when :meth:`apply` would accept ``action`` now."""
-        seat = action.seat
-        if self._result is not None or seat != self._turn:
+        if not 0 <= action.seat < self._players:
             return False
-        try:
-            if action.verb is Verb.PLAY:
-                assert action.placement is not None
-                tc, pc = divmod(placement_key(action.placement), KEY_STRIDE)
-                self._check_play(tc)
-                self._layout._check(tc, pc - 1)
-            elif action.verb is Verb.DRAW:
-                self._check_draw()
-            else:
-                self._check_pass()
-        except IllegalMoveError:
-            return False
-        return True
+        return self.refusal(action) is None
 
-    def _check_seat(self, seat: int) -> None:
-        if not 0 <= seat < self._players:
-            raise NotationError(f"no seat {seat} among {self._players} players")
-        if self._result is None and seat != self._turn:
-            raise IllegalMoveError("TRN-3", f"it is seat {self._turn}'s turn, not seat {seat}'s")
+    def _check_seat(self, action: Action) -> None:
+        if not 0 <= action.seat < self._players:
+            raise NotationError(f"no seat {action.seat} among {self._players} players")
 
-    def _check_over(self) -> None:
-        if self._result is not None:
-            raise IllegalMoveError("END-1", "the round is over")
+    def _refuse(self, action: Action) -> None:
+        found = self.refusal(action)
+        if found is not None:
+            raise IllegalMoveError(*found)
 
-    def _check_play(self, tc: int) -> None:
-        self._check_over()
-        pending = self._pending
-        if pending != _NO_TILE and tc != pending:
-            raise IllegalMoveError(
-                "DRW-4", f"the drawn {_tile(pending).text} must be placed, not {_tile(tc).text}"
-            )
-        if tc not in self._hands[self._turn]:
-            raise IllegalMoveError(
-                "LAY-3", f"{_tile(tc).text} is not in the hand of seat {self._turn}"
-            )
-
-    def _check_draw(self) -> None:
-        self._check_over()
-        if self._pending != _NO_TILE:
-            raise IllegalMoveError(
-                "DRW-3", f"the drawn {_tile(self._pending).text} must be placed at once"
-            )
-        if self._can_place(self._hands[self._turn]):
-            raise IllegalMoveError("DRW-1", f"seat {self._turn} can place a tile and must play")
-        if not self._bone:
-            raise IllegalMoveError("DRW-2", "the boneyard is empty: pass instead (DRW-5)")
-
-    def _check_pass(self) -> None:
-        self._check_over()
-        if self._pending != _NO_TILE:
-            raise IllegalMoveError(
-                "DRW-3", f"the drawn {_tile(self._pending).text} must be placed at once"
-            )
-        if self._can_place(self._hands[self._turn]):
-            raise IllegalMoveError("DRW-5", f"seat {self._turn} can place a tile and must play")
-        if self._bone:
-            raise IllegalMoveError("DRW-5", "the boneyard is not empty: draw instead (DRW-2)")
-
-    def _play(self, key: int) -> None:
+    def _play(self, key: int, checked: bool = False) -> None:
         tc = key // KEY_STRIDE
         seat = self._turn
         hand = self._hands[seat]
         pending = self._pending
-        if self._result is not None or (pending != _NO_TILE and tc != pending) or tc not in hand:
-            self._check_play(tc)
-        total = self._layout._place(key)
+        if (
+            self._result is not None or (pending != _NO_TILE and tc != pending) or tc not in hand
+        ) and not checked:
+            action = _PLAY_ACTIONS[seat].get(key) or Action(seat, Verb.PLAY, placement_of(key))
+            self._refuse(action)
+            raise AssertionError(f"{action.text} passed the checks it failed")
+        total = self._layout.place_key(key)
         hand.remove(tc)
         self._pending = _NO_TILE
-        credit = _CREDIT[total]
-        if credit:
-            self._scores[self._side_of[seat]] += credit
+        credit = self._credit[total]
+        if credit and (hand or self._rules.scores_going_out):
+            self._scores[self._credit_side[seat]] += credit
         self._log.append((_PLAYED, seat, key, total, credit))
         self._moves = None
         if not hand:
-            self._finish(RoundEnd.OUT, seat)
+            if self._rules.out_before_block or self._bone or self._anyone_can_place():
+                self._finish(RoundEnd.OUT, seat)
+            else:
+                self._finish(RoundEnd.BLOCKED, None)
             return
         self._turn = self._next_seat[seat]
         if not self._bone and not self._anyone_can_place():
@@ -705,12 +762,12 @@ class Round:
         seat = self._turn
         moves = self._moves
         if not moves or moves[0] is not _DRAW_ACTIONS[seat]:
-            self._check_draw()
+            self._refuse(_DRAW_ACTIONS[seat])
         tc = self._bone.pop()
         self._hands[seat].append(tc)
         self._log.append((_DREW, seat, tc))
         self._moves = None
-        avail = self._layout._avail
+        avail = self._layout.points_by_value
         if avail[LOW_OF[tc]] or avail[HIGH_OF[tc]]:
             self._pending = tc
         elif self._bone:
@@ -719,7 +776,7 @@ class Round:
             self._finish(RoundEnd.BLOCKED, None)
 
     def _pass(self) -> None:
-        self._check_pass()
+        self._refuse(_PASS_ACTIONS[self._turn])
         seat = self._turn
         self._log.append((_PASSED, seat))
         self._moves = None
@@ -727,9 +784,9 @@ class Round:
 
     def _can_place(self, hand: list[int]) -> bool:
         layout = self._layout
-        if not layout._order:
+        if not layout.placed:
             return bool(hand)
-        avail = layout._avail
+        avail = layout.points_by_value
         for tc in hand:  # noqa: SIM110 - a plain loop is faster than any() here
             if avail[LOW_OF[tc]] or avail[HIGH_OF[tc]]:
                 return True
@@ -743,15 +800,19 @@ class Round:
         return False
 
     def _finish(self, end: RoundEnd, winner: int | None) -> None:
+        rounded = self._penalty
         pips = tuple([sum([_PIPS_OF[tc] for tc in hand]) for hand in self._hands])
-        penalties = tuple([rounded_penalty(p) for p in pips])
+        penalties = tuple([rounded[p] for p in pips])
+        scores = self._scores
+        side_of = self._side_of
         for seat, penalty in enumerate(penalties):
-            self._scores[self._side_of[seat]] -= penalty
+            scores[side_of[seat]] -= penalty
         self._result = RoundResult(end, winner, pips, penalties, winner)
         self._pending = _NO_TILE
         self._turn = _NO_SEAT
 
-    def _legal_actions(self) -> list[Action]:
+    def legal_action_list(self) -> list[Action]:
+        """The legal actions of the seat to act, as a list (shared: do not change it)."""
         moves = self._moves
         if moves is None:
             moves = self._moves = self._compute_legal_actions()
@@ -764,9 +825,9 @@ class Round:
         plays = _PLAY_ACTIONS[seat]
         hand = [self._pending] if self._pending != _NO_TILE else self._hands[seat]
         layout = self._layout
-        if not layout._order:
+        if not layout.placed:
             return [plays[tc * KEY_STRIDE] for tc in hand]
-        avail = layout._avail
+        avail = layout.points_by_value
         moves = []
         for tc in hand:
             base, low, high = _JOIN_INFO[tc]
@@ -780,3 +841,136 @@ class Round:
         if self._bone:
             return [_DRAW_ACTIONS[seat]]
         return [_PASS_ACTIONS[seat]]
+
+
+class _VariantRound(Round):
+    """A round whose rules differ from the spec's where the fast paths of :class:`Round` decide.
+
+    Every action goes through the refusal order of its rules, then is carried out whatever that
+    order allowed; the legal moves are the candidates that the order does not refuse.
+    """
+
+    __slots__ = ()
+
+    def apply(self, action: Action) -> None:
+        """Refuse ``action`` by the rules' refusal order, or carry it out for the seat to act."""
+        self._check_seat(action)
+        self._refuse(action)
+        try:
+            code = _ACTION_CODE_BY_ID[id(action)]
+        except KeyError:
+            code = _action_code(action)
+        if code >= 0:
+            self._play(code, checked=True)
+        elif code != _DRAW_CODE:
+            self._pass_unchecked()
+        elif self._bone:
+            self._draw_unchecked()
+        else:  # a variant without DRW-2: nothing to draw, so the turn passes
+            self._pass_unchecked()
+
+    def play(self, move: Placement | Action) -> None:
+        """Place a tile for the seat to act, through :meth:`apply`."""
+        self.apply(move if isinstance(move, Action) else Action(self._turn, Verb.PLAY, move))
+
+    def draw(self) -> None:
+        """Draw for the seat to act, through :meth:`apply`."""
+        self.apply(_DRAW_ACTIONS[max(self._turn, 0)])
+
+    def pass_(self) -> None:
+        """Pass for the seat to act, through :meth:`apply`."""
+        self.apply(_PASS_ACTIONS[max(self._turn, 0)])
+
+    def _draw_unchecked(self) -> None:
+        rules = self._rules
+        seat = self._turn
+        tc = self._bone.pop()
+        self._hands[seat].append(tc)
+        self._log.append((_DREW, seat, tc))
+        self._moves = None
+        avail = self._layout.points_by_value
+        if avail[LOW_OF[tc]] or avail[HIGH_OF[tc]]:
+            if rules.drawn_tile_pending:
+                self._pending = tc
+            return
+        if not rules.draw_keeps_turn:
+            self._turn = self._next_seat[seat]
+        if not self._bone and not self._anyone_can_place():
+            self._finish(RoundEnd.BLOCKED, None)
+
+    def _pass_unchecked(self) -> None:
+        seat = self._turn
+        self._log.append((_PASSED, seat))
+        self._moves = None
+        self._pending = _NO_TILE
+        self._turn = self._next_seat[seat]
+
+    def _finish(self, end: RoundEnd, winner: int | None) -> None:
+        """The end-of-round count by the rules' PEN, END-4, MAT-5 and OPN-3 fields."""
+        rules = self._rules
+        rounded = self._penalty
+        pips = tuple([sum([_PIPS_OF[tc] for tc in hand]) for hand in self._hands])
+        if end is RoundEnd.BLOCKED and not rules.blocked_round_penalised:
+            penalties = (0,) * len(pips)
+        else:
+            penalties = tuple([rounded[p] for p in pips])
+            self._charge(pips, penalties, winner)
+        next_opener = rules.next_opener(winner, self._opener, self._players)
+        self._result = RoundResult(end, winner, pips, penalties, next_opener)
+        self._pending = _NO_TILE
+        self._turn = _NO_SEAT
+
+    def _charge(
+        self, pips: tuple[int, ...], penalties: tuple[int, ...], winner: int | None
+    ) -> None:
+        """Subtract each side's penalty as the rules count it."""
+        rules = self._rules
+        scores = self._scores
+        side_of = self._side_of
+        if rules.side_penalty is add_rounded and rules.deduction is in_raw_points:
+            for seat, penalty in enumerate(penalties):
+                scores[side_of[seat]] -= penalty
+        else:
+            for side in range(len(scores)):
+                seats = [seat for seat in range(self._players) if side_of[seat] == side]
+                lost = rules.side_penalty([pips[s] for s in seats], rules.rounded_penalty)
+                scores[side] -= rules.deduction(lost)
+        if rules.out_collects_penalties and winner is not None:
+            side = side_of[winner]
+            scores[side] += sum(p for s, p in enumerate(penalties) if side_of[s] != side)
+        if rules.score_floor is not None:
+            scores[:] = [max(score, rules.score_floor) for score in scores]
+
+    def _anyone_can_place(self) -> bool:
+        """Asked once nothing is left to draw: the rules' test of the block (END-2)."""
+        return self._rules.can_go_on(self)
+
+    def _compute_legal_actions(self) -> list[Action]:
+        if self._result is not None:
+            return []
+        seat = self._turn
+        plays = _PLAY_ACTIONS[seat]
+        hand = [self._pending] if self._pending != _NO_TILE else self._hands[seat]
+        layout = self._layout
+        candidates = [
+            plays[tc * KEY_STRIDE + pc + 1] for tc in hand for pc in layout.legal_point_codes(tc)
+        ]
+        candidates += [_DRAW_ACTIONS[seat], _PASS_ACTIONS[seat]]
+        return [action for action in candidates if self.refusal(action) is None]
+
+
+def _is_fast(rules: Rules) -> bool:
+    """True when the round's built-in paths give the same answers as ``rules`` would."""
+    return (
+        rules.side_penalty is add_rounded
+        and rules.deduction is in_raw_points
+        and rules.blocked_round_penalised
+        and not rules.out_collects_penalties
+        and rules.score_floor is None
+        and rules.next_opener is winner_opens
+        and rules.action_refusals == ACTION_REFUSALS
+        and rules.placement_refusals == STANDARD.placement_refusals
+        and rules.can_go_on is anyone_can_place
+        and rules.draw_keeps_turn
+        and rules.drawn_tile_pending
+    )

@@ -2,27 +2,28 @@
 
 How: ``contributions`` drops the ends whose value is 0 (a truthiness test on the value), so a
 blank end no longer appears among the counted ends. Sums are unchanged; the list of counted ends
-is not. The layout's tables are rebuilt from it.
+is not.
+
+Built on the seam: ``replace(STANDARD, contributions=...)``.
 """
 
 import sys
 from collections.abc import Set
+from dataclasses import replace
 
 from fiveup.contract.notation import Slot, Tile
 from fiveup.harness.server import serve
-from fiveup.reference import layout
-from fiveup.reference.engine import ReferenceEngine
-
-_reference_contributions = layout.contributions
+from fiveup.reference import STANDARD, ReferenceEngine
 
 
 def contributions(tile: Tile, occupied: Set[Slot]) -> tuple[int, ...]:
     """The reference's counted ends without those of value zero."""
-    return tuple(value for value in _reference_contributions(tile, occupied) if value)
+    return tuple(value for value in STANDARD.contributions(tile, occupied) if value)
 
 
-layout.contributions = contributions
-layout._build_rule_tables()
+ENGINE = ReferenceEngine(
+    replace(STANDARD, contributions=contributions), name="wrong-cnt2_zero_end_not_counted"
+)
 
 if __name__ == "__main__":
-    raise SystemExit(serve(ReferenceEngine(), sys.stdin, sys.stdout))
+    raise SystemExit(serve(ENGINE, sys.stdin, sys.stdout))

@@ -2,31 +2,32 @@
 
 How: ``contributions`` gives a double whose line sides are both occupied one counted end of the
 double's value for each branch still unstarted (the "spinner counts its open sides" habit of
-neighbouring games), instead of nothing. The layout's tables are rebuilt from the patched function.
+neighbouring games), instead of nothing.
+
+Built on the seam: ``replace(STANDARD, contributions=...)``.
 """
 
 import sys
 from collections.abc import Set
+from dataclasses import replace
 
 from fiveup.contract.notation import Slot, Tile
 from fiveup.harness.server import serve
-from fiveup.reference import layout
-from fiveup.reference.engine import ReferenceEngine
-
-_reference_contributions = layout.contributions
+from fiveup.reference import STANDARD, ReferenceEngine
 
 
 def contributions(tile: Tile, occupied: Set[Slot]) -> tuple[int, ...]:
     """The reference's counted ends, plus the double's value for every unstarted branch."""
-    counted = _reference_contributions(tile, occupied)
+    counted = STANDARD.contributions(tile, occupied)
     if tile.is_double and Slot.LINE_A in occupied and Slot.LINE_B in occupied:
         branches = (Slot.BRANCH_A, Slot.BRANCH_B)
         return counted + tuple(tile.low for slot in branches if slot not in occupied)
     return counted
 
 
-layout.contributions = contributions
-layout._build_rule_tables()
+ENGINE = ReferenceEngine(
+    replace(STANDARD, contributions=contributions), name="wrong-cnt5_unstarted_branch_counts"
+)
 
 if __name__ == "__main__":
-    raise SystemExit(serve(ReferenceEngine(), sys.stdin, sys.stdout))
+    raise SystemExit(serve(ENGINE, sys.stdin, sys.stdout))

@@ -2,29 +2,22 @@
 
 How: the check of a draw forgets to ask whether the player has a legal placement; only a pending
 drawn tile (DRW-3) and an empty boneyard (DRW-2) refuse it.
+
+Built on the seam: ``replace(STANDARD, action_refusals=...)``.
 """
 
 import sys
+from dataclasses import replace
 
-from fiveup.errors import IllegalMoveError
 from fiveup.harness.server import serve
-from fiveup.reference.engine import ReferenceEngine
-from fiveup.reference.round import Round
+from fiveup.reference import STANDARD, ReferenceEngine
 
-_reference_check_draw = Round._check_draw
-
-
-def _check_draw(self: Round) -> None:
-    try:
-        _reference_check_draw(self)
-    except IllegalMoveError as error:
-        if error.rule != "DRW-1":
-            raise
-        if not self.boneyard_size:
-            raise IllegalMoveError("DRW-2", "the boneyard is empty: pass instead") from None
-
-
-Round._check_draw = _check_draw  # type: ignore[method-assign]
+ENGINE = ReferenceEngine(
+    replace(
+        STANDARD, action_refusals=tuple(r for r in STANDARD.action_refusals if r.rule != "DRW-1")
+    ),
+    name="wrong-drw1_draw_while_able",
+)
 
 if __name__ == "__main__":
-    raise SystemExit(serve(ReferenceEngine(), sys.stdin, sys.stdout))
+    raise SystemExit(serve(ENGINE, sys.stdin, sys.stdout))

@@ -2,28 +2,22 @@
 
 How: instead of refusing a draw when the boneyard is empty, the engine quietly turns it into a
 pass for a player who cannot play ("nothing to draw, so pass"), and the turn moves on.
+
+Built on the seam: ``replace(STANDARD, action_refusals=...)``.
 """
 
 import sys
+from dataclasses import replace
 
-from fiveup.errors import IllegalMoveError
 from fiveup.harness.server import serve
-from fiveup.reference.engine import ReferenceEngine
-from fiveup.reference.round import Round
+from fiveup.reference import STANDARD, ReferenceEngine
 
-_reference_draw = Round._draw
-
-
-def _draw(self: Round) -> None:
-    try:
-        _reference_draw(self)
-    except IllegalMoveError as error:
-        if error.rule != "DRW-2":
-            raise
-        self._pass()
-
-
-Round._draw = _draw  # type: ignore[method-assign]
+ENGINE = ReferenceEngine(
+    replace(
+        STANDARD, action_refusals=tuple(r for r in STANDARD.action_refusals if r.rule != "DRW-2")
+    ),
+    name="wrong-drw2_empty_boneyard_draw_passes",
+)
 
 if __name__ == "__main__":
-    raise SystemExit(serve(ReferenceEngine(), sys.stdin, sys.stdout))
+    raise SystemExit(serve(ENGINE, sys.stdin, sys.stdout))

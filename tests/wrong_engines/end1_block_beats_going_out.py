@@ -3,25 +3,19 @@
 How: the end of the round tests for a block before it tests for going out, so when the last tile
 of a hand is placed with the boneyard empty and no other seat able to play, the round is recorded
 as blocked, with no winner and a neutral draw for the next opener.
+
+Built on the seam: ``replace(STANDARD, out_before_block=...)``.
 """
 
 import sys
+from dataclasses import replace
 
 from fiveup.harness.server import serve
-from fiveup.reference.engine import ReferenceEngine
-from fiveup.reference.round import Round, RoundEnd
+from fiveup.reference import STANDARD, ReferenceEngine
 
-_reference_finish = Round._finish
-
-
-def _finish(self: Round, end: RoundEnd, winner: int | None) -> None:
-    stuck = not any(self.layout.can_place(tile) for hand in self.hands for tile in hand)
-    if end is RoundEnd.OUT and not self.boneyard_size and stuck:
-        end, winner = RoundEnd.BLOCKED, None
-    _reference_finish(self, end, winner)
-
-
-Round._finish = _finish  # type: ignore[method-assign]
+ENGINE = ReferenceEngine(
+    replace(STANDARD, out_before_block=False), name="wrong-end1_block_beats_going_out"
+)
 
 if __name__ == "__main__":
-    raise SystemExit(serve(ReferenceEngine(), sys.stdin, sys.stdout))
+    raise SystemExit(serve(ENGINE, sys.stdin, sys.stdout))

@@ -2,29 +2,19 @@
 
 How: All Fives style, when a player goes out their side is credited with the other sides' rounded
 remaining pips, on top of the usual penalties (which every side still loses).
+
+Built on the seam: ``replace(STANDARD, out_collects_penalties=...)``.
 """
 
 import sys
+from dataclasses import replace
 
 from fiveup.harness.server import serve
-from fiveup.reference.engine import ReferenceEngine
-from fiveup.reference.round import Round, RoundEnd
+from fiveup.reference import STANDARD, ReferenceEngine
 
-_reference_finish = Round._finish
-
-
-def _finish(self: Round, end: RoundEnd, winner: int | None) -> None:
-    _reference_finish(self, end, winner)
-    result = self.result
-    if result is None or winner is None:
-        return
-    side = self.side_of(winner)
-    self._scores[side] += sum(
-        penalty for seat, penalty in enumerate(result.penalties) if self.side_of(seat) != side
-    )
-
-
-Round._finish = _finish  # type: ignore[method-assign]
+ENGINE = ReferenceEngine(
+    replace(STANDARD, out_collects_penalties=True), name="wrong-end4_out_wins_opponents_pips"
+)
 
 if __name__ == "__main__":
-    raise SystemExit(serve(ReferenceEngine(), sys.stdin, sys.stdout))
+    raise SystemExit(serve(ENGINE, sys.stdin, sys.stdout))

@@ -2,23 +2,17 @@
 
 How: after the penalties of a round are subtracted, a negative score is raised to 0 (the
 penalty is cut short), as engines that keep scores unsigned do.
+
+Built on the seam: ``replace(STANDARD, score_floor=...)``.
 """
 
 import sys
+from dataclasses import replace
 
 from fiveup.harness.server import serve
-from fiveup.reference.engine import ReferenceEngine
-from fiveup.reference.round import Round, RoundEnd
+from fiveup.reference import STANDARD, ReferenceEngine
 
-_reference_finish = Round._finish
-
-
-def _finish(self: Round, end: RoundEnd, winner: int | None) -> None:
-    _reference_finish(self, end, winner)
-    self._scores[:] = [max(score, 0) for score in self._scores]
-
-
-Round._finish = _finish  # type: ignore[method-assign]
+ENGINE = ReferenceEngine(replace(STANDARD, score_floor=0), name="wrong-mat5_score_floored_at_zero")
 
 if __name__ == "__main__":
-    raise SystemExit(serve(ReferenceEngine(), sys.stdin, sys.stdout))
+    raise SystemExit(serve(ENGINE, sys.stdin, sys.stdout))

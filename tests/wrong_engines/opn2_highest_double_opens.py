@@ -2,35 +2,30 @@
 
 How: after the deal the round looks for the highest double in the hands and, when one was dealt,
 its holder opens and takes the first turn; the given opener only opens when nobody holds a double.
+
+Built on the seam: ``replace(STANDARD, opener=...)``.
 """
 
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 
 from fiveup.contract.notation import Tile
 from fiveup.harness.server import serve
-from fiveup.reference.engine import ReferenceEngine
-from fiveup.reference.round import Round
-
-_reference_init = Round.__init__
+from fiveup.reference import STANDARD, ReferenceEngine
 
 
-def __init__(
-    self: Round,
-    players: int,
-    deck: Sequence[Tile],
-    opener: int,
-    scores: Sequence[int] | None = None,
-) -> None:
-    _reference_init(self, players, deck, opener, scores)
+def highest_double_opens(opener: int, hands: Sequence[Sequence[Tile]]) -> int:
+    """The holder of the highest double dealt, else the seat fixed for the round."""
     doubles = [
-        (tile.low, seat) for seat, hand in enumerate(self.hands) for tile in hand if tile.is_double
+        (tile.low, seat) for seat, hand in enumerate(hands) for tile in hand if tile.is_double
     ]
-    if doubles:
-        self._opener = self._turn = max(doubles)[1]
+    return max(doubles)[1] if doubles else opener
 
 
-Round.__init__ = __init__  # type: ignore[method-assign]
+ENGINE = ReferenceEngine(
+    replace(STANDARD, opener=highest_double_opens), name="wrong-opn2_highest_double_opens"
+)
 
 if __name__ == "__main__":
-    raise SystemExit(serve(ReferenceEngine(), sys.stdin, sys.stdout))
+    raise SystemExit(serve(ENGINE, sys.stdin, sys.stdout))

@@ -2,28 +2,25 @@
 
 How: the opening passes clockwise from round to round ("the deal passes to the left") instead of
 going to the player who went out; after a block a neutral draw is still called for.
+
+Built on the seam: ``replace(STANDARD, next_opener=...)``.
 """
 
-import dataclasses
 import sys
+from dataclasses import replace
 
 from fiveup.harness.server import serve
-from fiveup.reference.engine import ReferenceEngine
-from fiveup.reference.round import Round, RoundEnd
-
-_reference_finish = Round._finish
+from fiveup.reference import STANDARD, ReferenceEngine
 
 
-def _finish(self: Round, end: RoundEnd, winner: int | None) -> None:
-    _reference_finish(self, end, winner)
-    result = self.result
-    assert result is not None
-    if end is RoundEnd.OUT:
-        rotated = (self.opener + 1) % self.players
-        self._result = dataclasses.replace(result, next_opener=rotated)
+def rotating_opener(winner: int | None, opener: int, players: int) -> int | None:
+    """The next seat after this round's opener, after going out; a neutral draw after a block."""
+    return None if winner is None else (opener + 1) % players
 
 
-Round._finish = _finish  # type: ignore[method-assign]
+ENGINE = ReferenceEngine(
+    replace(STANDARD, next_opener=rotating_opener), name="wrong-opn3_next_opener_rotates"
+)
 
 if __name__ == "__main__":
-    raise SystemExit(serve(ReferenceEngine(), sys.stdin, sys.stdout))
+    raise SystemExit(serve(ENGINE, sys.stdin, sys.stdout))

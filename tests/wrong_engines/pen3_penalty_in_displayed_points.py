@@ -2,26 +2,25 @@
 
 How: the rounded pips are divided by 5 before they are subtracted (a unit mix-up): 10 pips cost
 2 raw points instead of 10. The penalties reported per seat are still the rounded raw pips.
+
+Built on the seam: ``replace(STANDARD, deduction=...)``.
 """
 
 import sys
+from dataclasses import replace
 
 from fiveup.harness.server import serve
-from fiveup.reference.engine import ReferenceEngine
-from fiveup.reference.round import Round, RoundEnd
-
-_reference_finish = Round._finish
+from fiveup.reference import STANDARD, ReferenceEngine
 
 
-def _finish(self: Round, end: RoundEnd, winner: int | None) -> None:
-    _reference_finish(self, end, winner)
-    result = self.result
-    assert result is not None
-    for seat, penalty in enumerate(result.penalties):
-        self._scores[self.side_of(seat)] += penalty - penalty // 5
+def in_displayed_points(penalty: int) -> int:
+    """The side's rounded raw penalty, divided by 5 before it is subtracted."""
+    return penalty // 5
 
 
-Round._finish = _finish  # type: ignore[method-assign]
+ENGINE = ReferenceEngine(
+    replace(STANDARD, deduction=in_displayed_points), name="wrong-pen3_penalty_in_displayed_points"
+)
 
 if __name__ == "__main__":
-    raise SystemExit(serve(ReferenceEngine(), sys.stdin, sys.stdout))
+    raise SystemExit(serve(ENGINE, sys.stdin, sys.stdout))

@@ -2,26 +2,19 @@
 
 How: the engine goes to the end-of-round count as soon as a hand is empty, before it adds the
 credit of the placement that emptied it: the event still shows the credit, the score lacks it.
+
+Built on the seam: ``replace(STANDARD, scores_going_out=...)``.
 """
 
 import sys
+from dataclasses import replace
 
 from fiveup.harness.server import serve
-from fiveup.reference.engine import ReferenceEngine
-from fiveup.reference.round import Played, Round
+from fiveup.reference import STANDARD, ReferenceEngine
 
-_reference_play = Round._play
-
-
-def _play(self: Round, key: int) -> None:
-    _reference_play(self, key)
-    result = self.result
-    if result is not None and result.winner is not None:
-        played = next(event for event in reversed(self.events) if isinstance(event, Played))
-        self._scores[self.side_of(played.seat)] -= played.credit
-
-
-Round._play = _play  # type: ignore[method-assign]
+ENGINE = ReferenceEngine(
+    replace(STANDARD, scores_going_out=False), name="wrong-scr1_last_tile_not_scored"
+)
 
 if __name__ == "__main__":
-    raise SystemExit(serve(ReferenceEngine(), sys.stdin, sys.stdout))
+    raise SystemExit(serve(ENGINE, sys.stdin, sys.stdout))

@@ -2,26 +2,25 @@
 
 How: the credit is added after the turn has moved on, to the side of the seat after the placer
 (an ordering slip): with two or four players the opponents score the placer's points.
+
+Built on the seam: ``replace(STANDARD, credited_seat=...)``.
 """
 
 import sys
+from dataclasses import replace
 
 from fiveup.harness.server import serve
-from fiveup.reference.engine import ReferenceEngine
-from fiveup.reference.round import Played, Round
-
-_reference_play = Round._play
+from fiveup.reference import STANDARD, ReferenceEngine
 
 
-def _play(self: Round, key: int) -> None:
-    _reference_play(self, key)
-    played = next(event for event in reversed(self.events) if isinstance(event, Played))
-    if played.credit:
-        self._scores[self.side_of(played.seat)] -= played.credit
-        self._scores[self.side_of((played.seat + 1) % self.players)] += played.credit
+def next_seat_scores(seat: int, players: int) -> int:
+    """The seat after the placer receives the credit."""
+    return (seat + 1) % players
 
 
-Round._play = _play  # type: ignore[method-assign]
+ENGINE = ReferenceEngine(
+    replace(STANDARD, credited_seat=next_seat_scores), name="wrong-scr3_credit_to_next_seat"
+)
 
 if __name__ == "__main__":
-    raise SystemExit(serve(ReferenceEngine(), sys.stdin, sys.stdout))
+    raise SystemExit(serve(ENGINE, sys.stdin, sys.stdout))

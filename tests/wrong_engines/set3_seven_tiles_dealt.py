@@ -2,15 +2,17 @@
 
 How: the hand size is 7, as in Sniff or two-handed All Fives; the deck is dealt 7 tiles a seat
 (all 28 with four players) and the boneyard is what remains.
+
+Built on the seam: ``replace(STANDARD, hand_size=...)``.
 """
 
 import sys
+from dataclasses import replace
 
 from fiveup.harness.server import serve
-from fiveup.reference import round as reference_round
-from fiveup.reference.engine import ReferenceEngine
+from fiveup.reference import STANDARD, ReferenceEngine
 
-vars(reference_round)["HAND_SIZE"] = 7
+ENGINE = ReferenceEngine(replace(STANDARD, hand_size=7), name="wrong-set3_seven_tiles_dealt")
 
 if __name__ == "__main__":
-    raise SystemExit(serve(ReferenceEngine(), sys.stdin, sys.stdout))
+    raise SystemExit(serve(ENGINE, sys.stdin, sys.stdout))

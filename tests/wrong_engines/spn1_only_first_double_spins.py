@@ -3,36 +3,27 @@
 How: a double placed when a double is already on the table is played as an ordinary tile in the
 line: it keeps its line side B as its one free end and never opens branches (its branches are
 marked as taken), and only the first double is listed among the spinners.
+
+Built on the seam: ``replace(STANDARD, spins=...)``.
 """
 
 import sys
+from dataclasses import replace
 
-from fiveup.contract.notation import Slot, Tile
+from fiveup.contract.notation import Placement
 from fiveup.harness.server import serve
-from fiveup.reference import layout
-from fiveup.reference.engine import ReferenceEngine
-from fiveup.reference.layout import Layout, tile_code
-
-_NO_BRANCHES = sum(1 << layout._SLOT_INDEX[slot] for slot in (Slot.BRANCH_A, Slot.BRANCH_B))
-_reference_place = Layout._place
+from fiveup.reference import STANDARD, ReferenceEngine
+from fiveup.reference.rules import LayoutView
 
 
-def _place(self: Layout, *args: int) -> int:
-    total = _reference_place(self, *args)
-    doubles = [tile for tile in self.tiles() if tile.is_double]
-    if len(doubles) > 1 and doubles[-1] == self.tiles()[-1]:
-        self._occupied[tile_code(doubles[-1])] |= _NO_BRANCHES
-    return total
+def only_first_double_spins(layout: LayoutView, placement: Placement) -> bool:
+    """A double spins only when no other double is on the table."""
+    return not any(p.tile.is_double and p != placement for p in layout.placements())
 
 
-def spinners(self: Layout) -> list[Tile]:
-    """The first double on the table, the only spinner."""
-    return [tile for tile in self.tiles() if tile.is_double][:1]
-
-
-# *args: the private signature is free to change; only the placement made matters here.
-Layout._place = _place  # type: ignore[method-assign, assignment]
-Layout.spinners = spinners  # type: ignore[method-assign]
+ENGINE = ReferenceEngine(
+    replace(STANDARD, spins=only_first_double_spins), name="wrong-spn1_only_first_double_spins"
+)
 
 if __name__ == "__main__":
-    raise SystemExit(serve(ReferenceEngine(), sys.stdin, sys.stdout))
+    raise SystemExit(serve(ENGINE, sys.stdin, sys.stdout))

@@ -2,16 +2,25 @@
 
 How: the table of next seats runs backwards for three and four players (with two players both
 directions agree, so only those games are unaffected).
+
+Built on the seam: ``replace(STANDARD, next_seat=...)``.
 """
 
 import sys
+from dataclasses import replace
 
 from fiveup.harness.server import serve
-from fiveup.reference import round as reference_round
-from fiveup.reference.engine import ReferenceEngine
+from fiveup.reference import STANDARD, ReferenceEngine
 
-for players in reference_round._NEXT_SEAT:
-    reference_round._NEXT_SEAT[players] = tuple((seat - 1) % players for seat in range(players))
+
+def counterclockwise(seat: int, players: int) -> int:
+    """Play passes to the previous seat number."""
+    return (seat - 1) % players
+
+
+ENGINE = ReferenceEngine(
+    replace(STANDARD, next_seat=counterclockwise), name="wrong-trn1_counterclockwise"
+)
 
 if __name__ == "__main__":
-    raise SystemExit(serve(ReferenceEngine(), sys.stdin, sys.stdout))
+    raise SystemExit(serve(ENGINE, sys.stdin, sys.stdout))

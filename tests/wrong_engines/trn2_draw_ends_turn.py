@@ -2,24 +2,17 @@
 
 How: as in "draw one and pass" games, after a draw the turn passes to the next seat unless the
 drawn tile can be placed (then it is pending and its drawer places it, as DRW-3 says).
+
+Built on the seam: ``replace(STANDARD, draw_keeps_turn=...)``.
 """
 
 import sys
+from dataclasses import replace
 
 from fiveup.harness.server import serve
-from fiveup.reference.engine import ReferenceEngine
-from fiveup.reference.round import Round
+from fiveup.reference import STANDARD, ReferenceEngine
 
-_reference_draw = Round._draw
-
-
-def _draw(self: Round) -> None:
-    _reference_draw(self)
-    if self.pending is None and not self.over:
-        self._turn = (self._turn + 1) % self.players
-
-
-Round._draw = _draw  # type: ignore[method-assign]
+ENGINE = ReferenceEngine(replace(STANDARD, draw_keeps_turn=False), name="wrong-trn2_draw_ends_turn")
 
 if __name__ == "__main__":
-    raise SystemExit(serve(ReferenceEngine(), sys.stdin, sys.stdout))
+    raise SystemExit(serve(ENGINE, sys.stdin, sys.stdout))

@@ -2,27 +2,22 @@
 
 How: like an engine whose moves carry no seat, the seat named in an action is ignored while the
 round goes on: the action is applied for the seat whose turn it is instead of being refused.
+
+Built on the seam: ``replace(STANDARD, action_refusals=...)``.
 """
 
 import sys
+from dataclasses import replace
 
-from fiveup.contract.notation import Action
 from fiveup.harness.server import serve
-from fiveup.reference.engine import ReferenceEngine
-from fiveup.reference.round import Round
+from fiveup.reference import STANDARD, ReferenceEngine
 
-_reference_apply = Round.apply
-
-
-def apply(self: Round, action: Action) -> None:
-    """Apply ``action`` as if the seat to act had taken it."""
-    turn = self.turn
-    if turn is not None and action.seat != turn:
-        action = Action(turn, action.verb, action.placement)
-    _reference_apply(self, action)
-
-
-Round.apply = apply  # type: ignore[method-assign]
+ENGINE = ReferenceEngine(
+    replace(
+        STANDARD, action_refusals=tuple(r for r in STANDARD.action_refusals if r.rule != "TRN-3")
+    ),
+    name="wrong-trn3_acts_for_seat_to_play",
+)
 
 if __name__ == "__main__":
-    raise SystemExit(serve(ReferenceEngine(), sys.stdin, sys.stdout))
+    raise SystemExit(serve(ENGINE, sys.stdin, sys.stdout))
