@@ -7,32 +7,29 @@ paused, as ``timeit`` does: the engine builds no reference cycles.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import json
 import platform
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, NoReturn, TextIO
 
+from fiveup.contract.engine import JSON
 from fiveup.contract.notation import ALL_TILES
+from fiveup.contract.players import MAX_PLAYERS, MIN_PLAYERS, side_count
 from fiveup.errors import UsageError
 
 from .match import play_match, random_policy
-from .round import MAX_PLAYERS, MIN_PLAYERS, Round
-
-if TYPE_CHECKING:
-    from _typeshed import SupportsWrite
+from .round import Round, RoundEnded, neutral_draw, shuffled_deck
 
 __all__ = [
     "BenchReport",
     "MatchFigures",
     "RoundFigures",
     "format_text",
-    "main_bench",
+    "random_round_requests",
     "run_bench",
     "to_json",
 ]
@@ -198,72 +195,29 @@ def to_json(report: BenchReport) -> str:
     return json.dumps(data, indent=2) + "\n"
 
 
-class _Exit(Exception):
-    def __init__(self, status: int) -> None:
-        super().__init__(status)
-        self.status = status
+def random_round_requests(players: int, count: int, seed: int) -> list[dict[str, JSON]]:
+    """``count`` round requests of the protocol (``given`` of level ``round``), played at random.
 
-
-class _Parser(argparse.ArgumentParser):
-    """An argument parser that writes to the given streams and never exits the process."""
-
-    def __init__(self, stdout: TextIO, stderr: TextIO) -> None:
-        super().__init__(
-            prog="fiveup bench",
-            description="Measure the reference engine on random rounds and matches.",
-        )
-        self._stdout = stdout
-        self._stderr = stderr
-
-    def print_help(self, file: SupportsWrite[str] | None = None) -> None:
-        self._print_message(self.format_help(), file or self._stdout)
-
-    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
-        if message:
-            self._stderr.write(message)
-        raise _Exit(status)
-
-    def error(self, message: str) -> NoReturn:
-        self._stderr.write(self.format_usage())
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"cannot be negative: {value}")
-    return value
-
-
-def main_bench(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
-    """``fiveup bench [--rounds N] [--matches N] [--seed S] [--format text|json]``.
-
-    Returns the exit code: 0, or 2 for bad arguments (with a message on ``stderr``).
+    Each deals a seeded deck, plays it to its end with uniformly random legal moves and gives
+    the deck, the opener and every action, so an engine replays a complete round.
     """
-    parser = _Parser(stdout, stderr)
-    parser.add_argument(
-        "--rounds",
-        type=_count,
-        default=DEFAULT_ROUNDS,
-        metavar="N",
-        help=f"random rounds per player count (default {DEFAULT_ROUNDS})",
-    )
-    parser.add_argument(
-        "--matches",
-        type=_count,
-        default=DEFAULT_MATCHES,
-        metavar="N",
-        help=f"random matches per player count (default {DEFAULT_MATCHES})",
-    )
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
-    try:
-        args = parser.parse_args(list(argv))
-    except _Exit as exc:
-        return exc.status
-    report = run_bench(args.rounds, args.matches, args.seed)
-    stdout.write(to_json(report) if args.format == "json" else format_text(report))
-    return 0
+    rng = random.Random(seed)
+    policy = random_policy(rng)
+    requests: list[dict[str, JSON]] = []
+    for _ in range(count):
+        deck = shuffled_deck(rng)
+        opener = neutral_draw(range(players), rng)
+        round_ = Round(players, deck, opener)
+        while not round_.over:
+            round_.apply(policy(round_))
+        actions = [e.action.text for e in round_.events if not isinstance(e, RoundEnded)]
+        requests.append(
+            {
+                "players": players,
+                "deck": [tile.text for tile in deck],
+                "opener": opener,
+                "scores": [0] * side_count(players),
+                "actions": actions,
+            }
+        )
+    return requests

@@ -1,4 +1,4 @@
-"""The bench: figures per player count, its two report forms and its command line."""
+"""The reference bench: figures per player count, its two report forms, random requests."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from fiveup.reference.bench import (
     MatchFigures,
     RoundFigures,
     format_text,
-    main_bench,
+    random_round_requests,
     run_bench,
     to_json,
 )
@@ -79,31 +79,13 @@ def test_json_report(report: BenchReport) -> None:
     )
 
 
-def test_main_bench_writes_the_chosen_format() -> None:
-    out, err = io.StringIO(), io.StringIO()
-    code = main_bench(["--rounds", "20", "--matches", "1", "--format", "json"], out, err)
-    assert code == 0
-    assert err.getvalue() == ""
-    assert json.loads(out.getvalue())["rounds"][0]["rounds"] == 20
-    out = io.StringIO()
-    assert main_bench(["--rounds", "5", "--matches", "0", "--seed", "3"], out, err) == 0
-    assert out.getvalue().startswith("Five Up reference engine bench (seed 3")
+def test_random_round_requests_replay_whole_rounds() -> None:
+    from fiveup.reference.engine import ReferenceEngine
 
-
-@pytest.mark.parametrize(
-    "argv",
-    [["--rounds", "x"], ["--rounds", "-4"], ["--format", "xml"], ["--speed"], ["extra"]],
-)
-def test_bad_arguments_give_exit_code_2_and_a_message(argv: list[str]) -> None:
-    out, err = io.StringIO(), io.StringIO()
-    assert main_bench(argv, out, err) == 2
-    assert out.getvalue() == ""
-    assert "usage: fiveup bench" in err.getvalue()
-    assert "error:" in err.getvalue()
-
-
-def test_help_goes_to_stdout() -> None:
-    out, err = io.StringIO(), io.StringIO()
-    assert main_bench(["--help"], out, err) == 0
-    assert "--rounds N" in out.getvalue()
-    assert err.getvalue() == ""
+    requests = random_round_requests(3, 5, seed=7)
+    assert requests == random_round_requests(3, 5, seed=7)
+    assert len(requests) == 5
+    for given in requests:
+        observation = ReferenceEngine().run("round", given)
+        assert observation["error"] is None
+        assert observation["state"]["result"] is not None  # played to its end

@@ -163,21 +163,47 @@ def test_bench_harness_prints_both_figures_side_by_side() -> None:
     code, out, err = run("bench-harness", "--repeat", "1")
     assert code == 0, err
     assert "in-process" in out and "process protocol" in out and "ratio" in out
+    assert "engine under test" not in out
 
 
-@pytest.mark.parametrize("engine", [
-    ["--engine", "examples.adapters.python.minimal_engine:MinimalEngine"],
-    ["--engine-cmd", "node examples/adapters/node/engine.js"],
-], ids=["python", "node"])
+def test_bench_harness_times_an_engine_under_test_beside_the_reference() -> None:
+    code, out, err = run(
+        "bench-harness", "--repeat", "1", "--engine-cmd", f"{sys.executable} -m fiveup engine"
+    )
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[1].startswith("in-process") and lines[2].startswith("process protocol")
+    assert lines[4].startswith("engine under test") and lines[5].startswith("ratio to in-process")
+
+
+def test_every_subcommand_reports_a_mistake_the_same_way() -> None:
+    for command in ("validate", "certify", "engine", "bench", "bench-harness"):
+        code, out, err = run(command, "--no-such-option")
+        assert code == 2, command
+        first, usage = err.splitlines()[:2]
+        assert first == f"fiveup {command}: error: unrecognized arguments: --no-such-option"
+        assert usage.startswith(f"usage: fiveup {command} "), usage
+
+
+@pytest.mark.parametrize(
+    "engine",
+    [
+        ["--engine", "examples.adapters.python.minimal_engine:MinimalEngine"],
+        ["--engine-cmd", "node examples/adapters/node/engine.js"],
+    ],
+    ids=["python", "node"],
+)
 def test_the_readme_adapter_examples_certify_the_scoring_level(
-        engine: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    engine: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     if engine[0] == "--engine-cmd" and shutil.which("node") is None:
         pytest.skip("node is not installed")
     monkeypatch.chdir(ROOT)
     code, out, err = run("certify", *engine)
     assert code == 0, out + err
     assert out.rstrip().endswith(
-        "unexpectedly passing: CONFORMS (not checked: level layout, round, match)")
+        "unexpectedly passing: CONFORMS (not checked: level layout, round, match)"
+    )
     assert "70 passed, 0 failed" in out
 
 

@@ -1,0 +1,129 @@
+"""What every subcommand of ``fiveup`` shares: the parser, the streams, engines and files."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
+
+from fiveup.contract.engine import DEFAULT_ENGINE
+from fiveup.errors import UsageError
+
+__all__ = [
+    "Exit",
+    "Parser",
+    "Streams",
+    "add_engine_options",
+    "check_engine_command",
+    "engine_args",
+    "positive_count",
+    "write_atomically",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Streams:
+    """The standard streams a command reads and writes (passed in, so tests run in-process)."""
+
+    stdin: TextIO
+    stdout: TextIO
+    stderr: TextIO
+
+
+class Exit(Exception):
+    """The parser finished the command early (``--help``, ``--version``) with ``status``."""
+
+    def __init__(self, status: int) -> None:
+        """Stop with ``status``."""
+        super().__init__(status)
+        self.status = status
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser that writes to the given stdout and raises instead of exiting.
+
+    A mistake raises :class:`~fiveup.errors.UsageError` carrying this (sub)command's usage, so
+    every subcommand reports mistakes the same way.
+    """
+
+    def __init__(self, *args: Any, stdout: TextIO, **kwargs: Any) -> None:
+        """A parser printing help and version to ``stdout``."""
+        super().__init__(*args, **kwargs)
+        self.stdout = stdout
+
+    def error(self, message: str) -> NoReturn:
+        """Raise the mistake with this command's usage."""
+        raise UsageError(f"{message}\n{self.format_usage().rstrip()}")
+
+    def _print_message(self, message: str, file: object = None) -> None:
+        if message:
+            self.stdout.write(message)
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        """Stop the command (after ``--help`` or ``--version``)."""
+        if message:
+            self.stdout.write(message)
+        raise Exit(status)
+
+
+def positive_count(text: str) -> int:
+    """A whole number of 0 or more, for options that count things."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"cannot be negative: {value}")
+    return value
+
+
+def add_engine_options(parser: argparse.ArgumentParser, what: str = "the engine") -> None:
+    """``--engine NAME`` or ``--engine-cmd COMMAND``, one of them."""
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument(
+        "--engine",
+        metavar="NAME",
+        help=f"{what}, a Python engine: entry-point name or module:attribute "
+        f"(default: {DEFAULT_ENGINE})",
+    )
+    which.add_argument(
+        "--engine-cmd",
+        metavar="COMMAND",
+        help=f"{what}, in any language, speaking spec/protocol.md on stdin/stdout",
+    )
+
+
+def engine_args(args: argparse.Namespace) -> list[str]:
+    """The engine options that name the same engine again (for rerun commands)."""
+    if args.engine_cmd:
+        return ["--engine-cmd", args.engine_cmd]
+    return ["--engine", args.engine or DEFAULT_ENGINE]
+
+
+def check_engine_command(args: argparse.Namespace) -> None:
+    """Refuse an ``--engine-cmd`` that is only blanks."""
+    if args.engine_cmd is not None and not args.engine_cmd.strip():
+        raise UsageError("--engine-cmd is empty: give the command that starts the engine")
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write the whole file or leave what was there: never half a report."""
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise UsageError(f"--output {path}: no such folder {directory}")
+    if path.is_dir():
+        raise UsageError(f"--output {path}: is a folder; name the report file")
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a report is an ordinary file
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,29 @@
+"""``fiveup engine``: serve a Python engine over the process protocol."""
+
+from __future__ import annotations
+
+import argparse
+
+from fiveup.contract.engine import DEFAULT_ENGINE
+from fiveup.harness.engines import load_engine
+from fiveup.harness.server import serve
+
+from .common import Streams
+
+NAME = "engine"
+HELP = "serve a Python engine over the process protocol"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The options of ``engine``."""
+    parser.add_argument(
+        "--engine",
+        default=DEFAULT_ENGINE,
+        metavar="NAME",
+        help=f"entry-point name or module:attribute (default: {DEFAULT_ENGINE})",
+    )
+
+
+def run(args: argparse.Namespace, streams: Streams) -> int:
+    """Serve until stop or the end of the input."""
+    return serve(load_engine(args.engine), streams.stdin, streams.stdout)

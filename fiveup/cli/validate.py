@@ -1,0 +1,95 @@
+"""``fiveup validate``: check fixture files against the schema and the linter."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TextIO
+
+from fiveup.errors import UsageError
+from fiveup.harness.corpus import bundled_fixture_dir, fixture_files
+from fiveup.harness.lint import LintReport, lint
+from fiveup.harness.rules import Rule, spec_rules
+
+from .common import Streams
+
+NAME = "validate"
+HELP = "check fixture files against the schema and the linter"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The options of ``validate``."""
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATH",
+        help="fixture files or folders (default: the bundled corpus, which must "
+        "also cover every checkable rule)",
+    )
+    parser.add_argument("--coverage", action="store_true", help="print the rule coverage table")
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text for people (default), json for tools",
+    )
+
+
+def run(args: argparse.Namespace, streams: Streams) -> int:
+    """Lint the files; 0 when they are valid, 2 when any problem is found."""
+    bundled = not args.paths
+    for p in args.paths:
+        if not p.exists():
+            raise UsageError(f"{p}: no such file or folder")
+    files = fixture_files([bundled_fixture_dir()] if bundled else args.paths)
+    if not files:
+        raise UsageError("no *.yaml fixture files found")
+    report = lint(files, require_coverage=bundled)
+    if args.format == "json":
+        _json(report, len(files), streams.stdout)
+    else:
+        _text(report, len(files), args.coverage, streams.stdout)
+    return 2 if report.problems else 0
+
+
+def _coverage(report: LintReport) -> tuple[list[Rule], list[Rule], float]:
+    checkable = [r for r in spec_rules().values() if r.checkable]
+    covered = [r for r in checkable if report.coverage.get(r.id)]
+    percent = 100.0 * len(covered) / len(checkable) if checkable else 100.0
+    return checkable, covered, percent
+
+
+def _json(report: LintReport, files: int, out: TextIO) -> None:
+    _, _, percent = _coverage(report)
+    data = {
+        "ok": not report.problems,
+        "files": files,
+        "cases": report.case_count,
+        "problems": [p.to_json() for p in report.problems],
+        "coverage": {
+            r.id: {"checkable": r.checkable, "cases": report.coverage.get(r.id, [])}
+            for r in spec_rules().values()
+        },
+        "covered_percent": round(percent, 1),
+    }
+    out.write(json.dumps(data, indent=2) + "\n")
+
+
+def _text(report: LintReport, files: int, coverage: bool, out: TextIO) -> None:
+    for problem in report.problems:
+        out.write(problem.text + "\n")
+    if coverage:
+        out.write(f"{'rule':<7} {'cases':>5}  examples\n")
+        for r in spec_rules().values():
+            ids = report.coverage.get(r.id, [])
+            shown = ", ".join(ids[:3]) + (f", ... (+{len(ids) - 3})" if len(ids) > 3 else "")
+            mark = "conduct, not checkable" if not r.checkable else (shown or "NOT COVERED")
+            out.write(f"{r.id:<7} {len(ids):>5}  {mark}\n")
+    checkable, covered, percent = _coverage(report)
+    status = f"{len(report.problems)} problem(s)" if report.problems else "ok"
+    out.write(
+        f"{status}: {report.case_count} cases in {files} files; "
+        f"{len(covered)}/{len(checkable)} checkable rules covered ({percent:.0f}%)\n"
+    )

@@ -1,0 +1,81 @@
+"""Expected failures: a YAML mapping of case ID to reason, and how each result counts."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from fiveup.errors import UsageError
+
+from .corpus import Corpus
+from .runner import CaseResult, Status
+from .sources import read_yaml
+
+__all__ = ["Outcome", "Verdict", "judge", "load_expected_failures"]
+
+
+def load_expected_failures(path: Path, corpus: Corpus) -> dict[str, str]:
+    """Read an expected-failures file: a YAML mapping of case ID to the reason it fails."""
+    src = read_yaml(path)
+    if src.problems:
+        raise UsageError("\n".join(p.text for p in src.problems))
+    if src.data is None:
+        return {}
+    if not isinstance(src.data, dict):
+        raise UsageError(f"{path}:1: expected a mapping of case ID to reason")
+    known = corpus.by_id()
+    problems = []
+    for case_id, reason in src.data.items():
+        where = f"{path}:{src.line_of('/' + str(case_id))}"
+        if not isinstance(case_id, str) or case_id not in known:
+            problems.append(f"{where}: no case {case_id!r} in the corpus")
+        elif not isinstance(reason, str) or not reason.strip():
+            problems.append(f"{where}: {case_id}: give the reason it is expected to fail")
+    if problems:
+        raise UsageError("\n".join(problems))
+    return {str(k): str(v) for k, v in src.data.items()}
+
+
+class Verdict(enum.Enum):
+    """How one case counts for the run, expected failures taken into account."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    ERRORED = "errored"
+    UNSUPPORTED = "unsupported"
+    XFAILED = "expected failure"
+    XPASSED = "unexpectedly passed"
+
+    @property
+    def bad(self) -> bool:
+        """True when this verdict fails the run."""
+        return self in (Verdict.FAILED, Verdict.ERRORED, Verdict.XPASSED)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A case result with its verdict."""
+
+    result: CaseResult
+    verdict: Verdict
+    reason: str = ""
+    """Why the case is an expected failure, when it is listed as one."""
+
+
+def judge(result: CaseResult, expected_failures: Mapping[str, str]) -> Outcome:
+    """The verdict of one result given the expected failures."""
+    reason = expected_failures.get(result.case.id)
+    if reason is not None:
+        if result.status is Status.PASS:
+            return Outcome(result, Verdict.XPASSED, reason)
+        if result.status in (Status.FAIL, Status.ERROR):
+            return Outcome(result, Verdict.XFAILED, reason)
+    verdict = {
+        Status.PASS: Verdict.PASSED,
+        Status.FAIL: Verdict.FAILED,
+        Status.ERROR: Verdict.ERRORED,
+        Status.UNSUPPORTED: Verdict.UNSUPPORTED,
+    }[result.status]
+    return Outcome(result, verdict, reason or "")
