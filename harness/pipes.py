@@ -81,12 +81,24 @@ def _drain(stream: Any, tail: Tail) -> None:
 class EngineProcess:
     """One running engine: its pipes, its stdout buffer and its drained stderr."""
 
-    def __init__(self, argv: Sequence[str], cwd: str | os.PathLike[str] | None,
-                 env: Mapping[str, str] | None, max_line: int, tail_bytes: int) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        cwd: str | os.PathLike[str] | None,
+        env: Mapping[str, str] | None,
+        max_line: int,
+        tail_bytes: int,
+    ) -> None:
         """Start ``argv`` in a new session with piped standard streams."""
         self.popen = subprocess.Popen(
-            list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            bufsize=0, cwd=cwd, env=None if env is None else dict(env), start_new_session=True,
+            list(argv),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            bufsize=0,
+            cwd=cwd,
+            env=None if env is None else dict(env),
+            start_new_session=True,
         )
         assert self.popen.stdin and self.popen.stdout and self.popen.stderr
         self._in = self.popen.stdin.fileno()
@@ -103,8 +115,11 @@ class EngineProcess:
         self._eof = False
         self.tail = Tail(tail_bytes)
         self._stderr_thread = threading.Thread(
-            target=_drain, args=(self.popen.stderr, self.tail), daemon=True,
-            name=f"engine-stderr-{self.popen.pid}")
+            target=_drain,
+            args=(self.popen.stderr, self.tail),
+            daemon=True,
+            name=f"engine-stderr-{self.popen.pid}",
+        )
         self._stderr_thread.start()
         # Also at garbage collection and interpreter exit: no engine outlives the harness.
         self._killer = weakref.finalize(self, _kill_group, self.popen)
@@ -114,7 +129,7 @@ class EngineProcess:
         view = memoryview(data)
         while view:
             try:
-                view = view[os.write(self._in, view):]
+                view = view[os.write(self._in, view) :]
                 continue
             except BlockingIOError:
                 pass

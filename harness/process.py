@@ -101,8 +101,9 @@ class ProcessEngineError(EngineError):
     by that signal); ``stderr_tail`` is the end of what it wrote on stderr.
     """
 
-    def __init__(self, kind: Failure, detail: str, *, exit_code: int | None = None,
-                 stderr_tail: str = "") -> None:
+    def __init__(
+        self, kind: Failure, detail: str, *, exit_code: int | None = None, stderr_tail: str = ""
+    ) -> None:
         """Describe a failure of ``kind``; ``detail`` says what the engine did."""
         message = f"{kind.value}: {detail}"
         if stderr_tail:
@@ -152,11 +153,19 @@ class ProcessEngine:
     """Every observation it returns already follows the protocol's schemas, so the case runner
     need not check it again."""
 
-    def __init__(self, command: str | Sequence[str], *, timeout: float = 10.0,
-                 start_timeout: float | None = None, stop_timeout: float = 2.0,
-                 max_line_bytes: int = 1 << 20, stderr_tail_bytes: int = 4096,
-                 max_failed_starts: int = 3, cwd: str | os.PathLike[str] | None = None,
-                 env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        *,
+        timeout: float = 10.0,
+        start_timeout: float | None = None,
+        stop_timeout: float = 2.0,
+        max_line_bytes: int = 1 << 20,
+        stderr_tail_bytes: int = 4096,
+        max_failed_starts: int = 3,
+        cwd: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
         """Prepare the connection; the engine starts with the first :meth:`info` or :meth:`run`.
 
         ``cwd`` and ``env`` are the engine's working directory and environment (default:
@@ -167,8 +176,11 @@ class ProcessEngine:
         argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not argv:
             raise UsageError("the engine command is empty")
-        for name, value in (("timeout", timeout), ("stop_timeout", stop_timeout),
-                            ("start_timeout", timeout if start_timeout is None else start_timeout)):
+        for name, value in (
+            ("timeout", timeout),
+            ("stop_timeout", stop_timeout),
+            ("start_timeout", timeout if start_timeout is None else start_timeout),
+        ):
             if not value > 0:
                 raise UsageError(f"{name} must be a positive number of seconds, not {value!r}")
         if max_line_bytes < 1 or stderr_tail_bytes < 0 or max_failed_starts < 1:
@@ -214,8 +226,12 @@ class ProcessEngine:
             if self._info is None or self._refusal is not None:
                 self._ensure()
             assert self._info is not None
-            return EngineInfo(name=self._info["name"], version=self._info["version"],
-                              protocol=self._info["protocol"], levels=list(self._info["levels"]))
+            return EngineInfo(
+                name=self._info["name"],
+                version=self._info["version"],
+                protocol=self._info["protocol"],
+                levels=list(self._info["levels"]),
+            )
 
     def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
         """Send one run request and return the observation of the reply.
@@ -230,7 +246,8 @@ class ProcessEngine:
             if level not in self._info["levels"]:
                 raise UnsupportedCase(
                     f"the engine does not declare the level {level!r} "
-                    f"(it plays {', '.join(self._info['levels'])})")
+                    f"(it plays {', '.join(self._info['levels'])})"
+                )
             self._seq += 1
             return self._exchange(proc, self._seq, level, given)
 
@@ -256,8 +273,12 @@ class ProcessEngine:
     def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self.close()
 
     def __repr__(self) -> str:
@@ -265,8 +286,9 @@ class ProcessEngine:
 
     # ------------------------------------------------------------------ internals
 
-    def _fail(self, proc: EngineProcess, kind: Failure, detail: str,
-              exit_code: int | None = None) -> NoReturn:
+    def _fail(
+        self, proc: EngineProcess, kind: Failure, detail: str, exit_code: int | None = None
+    ) -> NoReturn:
         proc.kill()
         if self._proc is proc:
             self._proc = None
@@ -277,9 +299,12 @@ class ProcessEngine:
         code = proc.wait_exit(_EXIT_GRACE)
         how = _describe_exit(code)
         if partial:
-            self._fail(proc, Failure.TRUNCATED,
-                       f"the engine {how} {doing}, in the middle of the line {_excerpt(partial)}",
-                       code)
+            self._fail(
+                proc,
+                Failure.TRUNCATED,
+                f"the engine {how} {doing}, in the middle of the line {_excerpt(partial)}",
+                code,
+            )
         self._fail(proc, Failure.CRASHED, f"the engine {how} {doing}", code)
 
     def _ensure(self) -> EngineProcess:
@@ -291,7 +316,8 @@ class ProcessEngine:
             raise ProcessEngineError(
                 Failure.CANNOT_START,
                 f"not started again after {self._failed_starts} failed starts in a row; "
-                f"the last one: {self._last_start_error}")
+                f"the last one: {self._last_start_error}",
+            )
         try:
             self._proc = self._start()
         except ProcessEngineError as exc:
@@ -304,12 +330,14 @@ class ProcessEngine:
 
     def _start(self) -> EngineProcess:
         try:
-            proc = EngineProcess(self.command, self._cwd, self._env, self.max_line_bytes,
-                            self.stderr_tail_bytes)
+            proc = EngineProcess(
+                self.command, self._cwd, self._env, self.max_line_bytes, self.stderr_tail_bytes
+            )
         except OSError as exc:
             raise ProcessEngineError(
                 Failure.CANNOT_START,
-                f"cannot run {shlex.join(self.command)}: {exc.strerror or exc}") from exc
+                f"cannot run {shlex.join(self.command)}: {exc.strerror or exc}",
+            ) from exc
         self._starts += 1
         deadline = time.monotonic() + self.start_timeout
         start = json.dumps({"cmd": "start", "protocol": PROTOCOL_VERSION})
@@ -317,8 +345,11 @@ class ProcessEngine:
             proc.send(start.encode() + b"\n", deadline)
             line = proc.read_line(deadline)
         except Timeout:
-            self._fail(proc, Failure.TIMEOUT,
-                       f"no ready message within {self.start_timeout:g} s; the engine was killed")
+            self._fail(
+                proc,
+                Failure.TIMEOUT,
+                f"no ready message within {self.start_timeout:g} s; the engine was killed",
+            )
         except LineTooLong:
             self._fail(proc, Failure.LINE_TOO_LONG, self._too_long("instead of the ready message"))
         except EndOfOutput as eof:
@@ -326,20 +357,28 @@ class ProcessEngine:
         ready = self._parse(proc, line, "the ready message")
         spoken = ready.get("protocol", PROTOCOL_VERSION) if isinstance(ready, dict) else None
         if spoken is not None and spoken != PROTOCOL_VERSION:
-            self._refusal = (f"the engine speaks protocol {_clip(repr(spoken), 40)}, "
-                             f"the harness protocol {PROTOCOL_VERSION}; every case is refused")
+            self._refusal = (
+                f"the engine speaks protocol {_clip(repr(spoken), 40)}, "
+                f"the harness protocol {PROTOCOL_VERSION}; every case is refused"
+            )
             self._fail(proc, Failure.PROTOCOL_MISMATCH, self._refusal)
         problem = message_problem("ready", ready)
         if problem:
             self._fail(proc, Failure.BAD_MESSAGE, f"the ready message {problem}")
         engine = ready["engine"]
-        self._info = EngineInfo(name=engine["name"], version=engine["version"],
-                                protocol=ready["protocol"], levels=list(engine["levels"]))
+        self._info = EngineInfo(
+            name=engine["name"],
+            version=engine["version"],
+            protocol=ready["protocol"],
+            levels=list(engine["levels"]),
+        )
         return proc
 
     def _too_long(self, what: str) -> str:
-        return (f"the engine wrote more than {self.max_line_bytes} bytes without a newline "
-                f"{what}; it was killed")
+        return (
+            f"the engine wrote more than {self.max_line_bytes} bytes without a newline "
+            f"{what}; it was killed"
+        )
 
     def _parse(self, proc: EngineProcess, line: bytes, what: str) -> JSON:
         try:
@@ -349,40 +388,64 @@ class ProcessEngine:
         except ValueError as exc:
             self._fail(proc, Failure.NOT_JSON, f"{what} is not JSON ({exc}): {_excerpt(line)}")
 
-    def _exchange(self, proc: EngineProcess, seq: int, level: str,
-                  given: dict[str, JSON]) -> dict[str, JSON]:
+    def _exchange(
+        self, proc: EngineProcess, seq: int, level: str, given: dict[str, JSON]
+    ) -> dict[str, JSON]:
         try:
-            request = json.dumps({"cmd": "run", "seq": seq, "level": level, "given": given},
-                                 separators=(",", ":"), allow_nan=False)
+            request = json.dumps(
+                {"cmd": "run", "seq": seq, "level": level, "given": given},
+                separators=(",", ":"),
+                allow_nan=False,
+            )
         except (TypeError, ValueError) as exc:
             raise UsageError(f"the case's given is not JSON: {exc}") from exc
+        self._nothing_unrequested(proc, seq)
+        line = self._reply_line(proc, seq, level, request)
+        reply = self._parse(proc, line, f"the reply to seq {seq}")
+        return self._observation(proc, seq, level, reply)
+
+    def _nothing_unrequested(self, proc: EngineProcess, seq: int) -> None:
         try:
             extra = proc.unrequested()
         except EndOfOutput as eof:
             self._gone(proc, eof.partial, f"between cases, before seq {seq} was sent")
         if extra is not None:
-            self._fail(proc, Failure.UNREQUESTED_OUTPUT,
-                       f"the engine wrote {_excerpt(extra)} while no request was in flight "
-                       f"(found before seq {seq} was sent)")
+            self._fail(
+                proc,
+                Failure.UNREQUESTED_OUTPUT,
+                f"the engine wrote {_excerpt(extra)} while no request was in flight "
+                f"(found before seq {seq} was sent)",
+            )
+
+    def _reply_line(self, proc: EngineProcess, seq: int, level: str, request: str) -> bytes:
         deadline = time.monotonic() + self.timeout
         try:
             proc.send(request.encode() + b"\n", deadline)
-            line = proc.read_line(deadline)
+            return proc.read_line(deadline)
         except Timeout:
-            self._fail(proc, Failure.TIMEOUT,
-                       f"no reply to seq {seq} (level {level}) within {self.timeout:g} s; "
-                       "the engine's process group was killed")
+            self._fail(
+                proc,
+                Failure.TIMEOUT,
+                f"no reply to seq {seq} (level {level}) within {self.timeout:g} s; "
+                "the engine's process group was killed",
+            )
         except LineTooLong:
             self._fail(proc, Failure.LINE_TOO_LONG, self._too_long(f"in reply to seq {seq}"))
         except EndOfOutput as eof:
             self._gone(proc, eof.partial, f"while running seq {seq} (level {level})")
-        reply = self._parse(proc, line, f"the reply to seq {seq}")
+
+    def _observation(
+        self, proc: EngineProcess, seq: int, level: str, reply: JSON
+    ) -> dict[str, JSON]:
         problem = None if _plain_reply(reply) else message_problem("reply", reply)
         if problem:
             self._fail(proc, Failure.BAD_MESSAGE, f"the reply to seq {seq} {problem}")
         if reply["seq"] != seq:
-            self._fail(proc, Failure.WRONG_SEQ,
-                       f"the reply carries seq {reply['seq']}, the request in flight is seq {seq}")
+            self._fail(
+                proc,
+                Failure.WRONG_SEQ,
+                f"the reply carries seq {reply['seq']}, the request in flight is seq {seq}",
+            )
         if "unsupported" in reply:
             raise UnsupportedCase(reply["unsupported"])
         if "errored" in reply:
@@ -390,8 +453,9 @@ class ProcessEngine:
         observation: dict[str, JSON] = reply["observation"]
         problem = observation_problem(level, observation)
         if problem:
-            raise ProcessEngineError(Failure.BAD_OBSERVATION,
-                                     f"the {level} observation of seq {seq} {problem}")
+            raise ProcessEngineError(
+                Failure.BAD_OBSERVATION, f"the {level} observation of seq {seq} {problem}"
+            )
         return observation
 
 

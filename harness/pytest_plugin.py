@@ -34,16 +34,34 @@ _STATE = pytest.StashKey["_Session"]()
 def pytest_addoption(parser: pytest.Parser) -> None:
     """Add the ``--fiveup-*`` options."""
     group = parser.getgroup("fiveup", "Five Up conformance suite")
-    group.addoption("--fiveup-engine", metavar="NAME",
-                    help="certify a Python engine: entry-point name or module:attribute")
-    group.addoption("--fiveup-engine-cmd", metavar="COMMAND",
-                    help="certify an engine in any language over the process protocol")
-    group.addoption("--fiveup-fixtures", action="append", metavar="PATH",
-                    help="fixture files or folders instead of the bundled corpus")
-    group.addoption("--fiveup-expected-failures", metavar="FILE",
-                    help="YAML mapping of case ID to the reason it is expected to fail")
-    group.addoption("--fiveup-timeout", type=float, default=10.0, metavar="SECONDS",
-                    help="time limit per case (default 10)")
+    group.addoption(
+        "--fiveup-engine",
+        metavar="NAME",
+        help="certify a Python engine: entry-point name or module:attribute",
+    )
+    group.addoption(
+        "--fiveup-engine-cmd",
+        metavar="COMMAND",
+        help="certify an engine in any language over the process protocol",
+    )
+    group.addoption(
+        "--fiveup-fixtures",
+        action="append",
+        metavar="PATH",
+        help="fixture files or folders instead of the bundled corpus",
+    )
+    group.addoption(
+        "--fiveup-expected-failures",
+        metavar="FILE",
+        help="YAML mapping of case ID to the reason it is expected to fail",
+    )
+    group.addoption(
+        "--fiveup-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="time limit per case (default 10)",
+    )
 
 
 class _Session:
@@ -141,14 +159,15 @@ class CaseItem(pytest.Item):
         if outcome.verdict.bad:
             raise CaseFailure(outcome)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
-                     style: Any = None) -> str:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         """The case, its rules and every difference, instead of a traceback."""
         if isinstance(excinfo.value, CaseFailure):
             outcome = excinfo.value.outcome
-            lines = [f"{self.case.id}: {self.case.title}",
-                     f"rules: {', '.join(self.case.rules)}",
-                     f"fixture: {self.case.file}:{self.case.line}"]
+            lines = [
+                f"{self.case.id}: {self.case.title}",
+                f"rules: {', '.join(self.case.rules)}",
+                f"fixture: {self.case.file}:{self.case.line}",
+            ]
             if outcome.verdict is Verdict.XPASSED:
                 lines.append(f"listed as an expected failure ({outcome.reason}) but it passes")
             if outcome.result.message:
@@ -165,8 +184,9 @@ class CaseItem(pytest.Item):
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
-                                  items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
     """Add the cases before ``-k`` and ``--deselect`` pick among the items."""
     if _STATE not in config.stash:
         return

@@ -15,7 +15,7 @@ import sys
 from typing import TextIO
 
 from fiveup.contract.engine import JSON, Engine
-from fiveup.contract.schemas import given_problem, message_problem
+from fiveup.contract.schemas import given_problem, message_problem, ready_message
 from fiveup.errors import UnsupportedCase
 
 __all__ = ["serve"]
@@ -28,64 +28,88 @@ def serve(engine: Engine, stdin: TextIO, stdout: TextIO, *, stderr: TextIO | Non
     output is closed. While the engine plays, ``sys.stdout`` points at ``stderr`` so that a
     stray ``print`` in the engine cannot corrupt the protocol stream.
     """
-    err = sys.stderr if stderr is None else stderr
-
-    def log(text: str) -> None:
-        err.write(f"fiveup engine: {text}\n")
-        err.flush()
-
+    server = _Server(engine, stdout, sys.stderr if stderr is None else stderr)
     try:
         info = engine.info()
-        levels = list(info["levels"])
-        ready: dict[str, JSON] = {
-            "ready": True, "protocol": info["protocol"],
-            "engine": {"name": info["name"], "version": info["version"], "levels": levels},
-        }
+        server.ready = ready_message(
+            {
+                "name": info["name"],
+                "version": info["version"],
+                "protocol": info["protocol"],
+                "levels": list(info["levels"]),
+            }
+        )
     except Exception as exc:
-        log(f"the engine cannot describe itself: {type(exc).__name__}: {exc}")
+        server.log(f"the engine cannot describe itself: {type(exc).__name__}: {exc}")
         return 1
-
-    def send(message: dict[str, JSON]) -> None:
-        stdout.write(_encode(message) + "\n")
-        stdout.flush()
-
     try:
         for number, line in enumerate(iter(stdin.readline, ""), 1):
-            if not line.strip():
-                continue
-            try:
-                message = json.loads(line)
-            except ValueError as exc:
-                log(f"line {number} is not JSON ({exc}); ignored")
-                continue
-            if not isinstance(message, dict):
-                log(f"line {number} is not a JSON object; ignored")
-                continue
-            cmd = message.get("cmd")
-            seq = message.get("seq")
-            has_seq = isinstance(seq, int) and not isinstance(seq, bool) and seq >= 0
-            if cmd == "start":
-                problem = message_problem("start", message)
-                if problem:
-                    log(f"line {number}: the start message {problem}; answered anyway")
-                send(ready)
-            elif cmd == "stop":
-                send({"stopped": True})
+            if server.handle(number, line):
                 return 0
-            elif not has_seq:
-                log(f"line {number}: no command with a valid seq (cmd {cmd!r}); ignored")
-            elif cmd == "run":
-                send(_answer(engine, levels, message, err))
-            else:
-                send({"seq": seq, "errored": f"unknown command {cmd!r}"})
     except OSError as exc:  # the harness went away
-        log(f"cannot write the reply: {exc}")
+        server.log(f"cannot write the reply: {exc}")
         return 1
     return 0
 
 
-def _answer(engine: Engine, levels: list[str], message: dict[str, JSON],
-            err: TextIO) -> dict[str, JSON]:
+class _Server:
+    """One serving session: the engine, its ready message and the output streams."""
+
+    def __init__(self, engine: Engine, stdout: TextIO, stderr: TextIO) -> None:
+        self.engine = engine
+        self.stdout = stdout
+        self.stderr = stderr
+        self.ready: dict[str, JSON] = {}
+
+    def log(self, text: str) -> None:
+        self.stderr.write(f"fiveup engine: {text}\n")
+        self.stderr.flush()
+
+    def send(self, message: dict[str, JSON]) -> None:
+        self.stdout.write(_encode(message) + "\n")
+        self.stdout.flush()
+
+    def handle(self, number: int, line: str) -> bool:
+        """Answer one input line; True once the harness asked to stop."""
+        message = self._message(number, line)
+        if message is None:
+            return False
+        cmd = message.get("cmd")
+        seq = message.get("seq")
+        if cmd == "start":
+            problem = message_problem("start", message)
+            if problem:
+                self.log(f"line {number}: the start message {problem}; answered anyway")
+            self.send(self.ready)
+        elif cmd == "stop":
+            self.send({"stopped": True})
+            return True
+        elif not (isinstance(seq, int) and not isinstance(seq, bool) and seq >= 0):
+            self.log(f"line {number}: no command with a valid seq (cmd {cmd!r}); ignored")
+        elif cmd == "run":
+            levels = list(self.ready["engine"]["levels"])
+            self.send(_answer(self.engine, levels, message, self.stderr))
+        else:
+            self.send({"seq": seq, "errored": f"unknown command {cmd!r}"})
+        return False
+
+    def _message(self, number: int, line: str) -> dict[str, JSON] | None:
+        if not line.strip():
+            return None
+        try:
+            message = json.loads(line)
+        except ValueError as exc:
+            self.log(f"line {number} is not JSON ({exc}); ignored")
+            return None
+        if not isinstance(message, dict):
+            self.log(f"line {number} is not a JSON object; ignored")
+            return None
+        return message
+
+
+def _answer(
+    engine: Engine, levels: list[str], message: dict[str, JSON], err: TextIO
+) -> dict[str, JSON]:
     seq = message["seq"]
     level = message.get("level")
     given = message.get("given")
@@ -108,8 +132,10 @@ def _answer(engine: Engine, levels: list[str], message: dict[str, JSON],
             return {"seq": seq, "errored": f"invalid run request: its given {problem}"}
         return {"seq": seq, "errored": f"{type(exc).__name__}: {exc}"}
     if not isinstance(observation, dict):
-        return {"seq": seq,
-                "errored": f"the engine returned a {type(observation).__name__}, not an object"}
+        return {
+            "seq": seq,
+            "errored": f"the engine returned a {type(observation).__name__}, not an object",
+        }
     return {"seq": seq, "observation": observation}
 
 

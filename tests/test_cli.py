@@ -178,7 +178,7 @@ def test_bench_harness_times_an_engine_under_test_beside_the_reference() -> None
 
 def test_every_subcommand_reports_a_mistake_the_same_way() -> None:
     for command in ("validate", "certify", "engine", "bench", "bench-harness"):
-        code, out, err = run(command, "--no-such-option")
+        code, _, err = run(command, "--no-such-option")
         assert code == 2, command
         first, usage = err.splitlines()[:2]
         assert first == f"fiveup {command}: error: unrecognized arguments: --no-such-option"

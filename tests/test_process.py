@@ -36,8 +36,7 @@ MINIMAL_ENGINE = ROOT / "examples" / "adapters" / "python" / "minimal_engine.py"
 
 
 def engine(script: str, *args: str, timeout: float = 2.0, **options: Any) -> ProcessEngine:
-    return ProcessEngine([sys.executable, str(ENGINES / script), *args], timeout=timeout,
-                         **options)
+    return ProcessEngine([sys.executable, str(ENGINES / script), *args], timeout=timeout, **options)
 
 
 def echo(n: int) -> dict[str, Any]:
@@ -60,25 +59,48 @@ def fast() -> Iterator[None]:
 
 # --------------------------------------------------------------------------- schemas
 
-TABLE: dict[str, Any] = {"tiles": ["[1|4]", "[1|1]"], "spinners": ["[1|1]"],
-         "connections": [["[1|4]:low", "[1|1]:line-a"]],
-         "points": {"[1|1]:line-b": 1, "[1|4]:high": 4},
-         "contributions": [["[1|1]", 2], ["[1|4]", 4]], "sum": 6}
+TABLE: dict[str, Any] = {
+    "tiles": ["[1|4]", "[1|1]"],
+    "spinners": ["[1|1]"],
+    "connections": [["[1|4]:low", "[1|1]:line-a"]],
+    "points": {"[1|1]:line-b": 1, "[1|4]:high": 4},
+    "contributions": [["[1|1]", 2], ["[1|4]", 4]],
+    "sum": 6,
+}
 LAYOUT: dict[str, Any] = {
     "steps": [{"sum": 5, "credit": 5, "displayed": 1}, {"sum": 6, "credit": 0, "displayed": 0}],
-    "layout": TABLE, "error": None}
+    "layout": TABLE,
+    "error": None,
+}
 STATE: dict[str, Any] = {
-    "turn": 1, "pending": None, "hands": [["[1|5]"], [], ["[0|0]"]], "boneyard": 12,
-    "scores": [5, 0, 0], "layout": TABLE,
-    "result": {"end": "out", "winner": 1, "pips": [7, 0, 3], "penalties": [5, 0, 5],
-               "next_opener": 1}}
-EVENTS: list[dict[str, Any]] = [{"seat": 0, "play": "[1|4]", "sum": 5, "credit": 5},
-          {"seat": 1, "play": "[4|5]@[1|4]:high", "sum": 6, "credit": 0},
-          {"seat": 1, "draw": "[2|5]"}, {"seat": 2, "pass": True}]
+    "turn": 1,
+    "pending": None,
+    "hands": [["[1|5]"], [], ["[0|0]"]],
+    "boneyard": 12,
+    "scores": [5, 0, 0],
+    "layout": TABLE,
+    "result": {
+        "end": "out",
+        "winner": 1,
+        "pips": [7, 0, 3],
+        "penalties": [5, 0, 5],
+        "next_opener": 1,
+    },
+}
+EVENTS: list[dict[str, Any]] = [
+    {"seat": 0, "play": "[1|4]", "sum": 5, "credit": 5},
+    {"seat": 1, "play": "[4|5]@[1|4]:high", "sum": 6, "credit": 0},
+    {"seat": 1, "draw": "[2|5]"},
+    {"seat": 2, "pass": True},
+]
 ROUND: dict[str, Any] = {"events": EVENTS, "state": STATE, "error": None}
-MATCH: dict[str, Any] = {"rounds": [{"events": EVENTS, "state": STATE}], "over": True, "winner": 0,
-         "scores": [310, 275], "error": {"round": 1, "at": None, "rule": "MAT-2",
-                                         "message": "the match is over"}}
+MATCH: dict[str, Any] = {
+    "rounds": [{"events": EVENTS, "state": STATE}],
+    "over": True,
+    "winner": 0,
+    "scores": [310, 275],
+    "error": {"round": 1, "at": None, "rule": "MAT-2", "message": "the match is over"},
+}
 
 
 def test_every_schema_is_a_valid_2020_12_schema_named_after_its_file() -> None:
@@ -96,82 +118,165 @@ def test_unknown_schema_name_is_a_usage_error() -> None:
         protocol_schema("nonsense")
 
 
-@pytest.mark.parametrize(("name", "message"), [
-    ("start", {"cmd": "start", "protocol": 1}),
-    ("start", {"cmd": "start", "protocol": 1, "future": "ignored"}),
-    ("ready", {"ready": True, "protocol": 1,
-               "engine": {"name": "x", "version": "1", "levels": ["scoring"], "url": "u"}}),
-    ("run", {"cmd": "run", "seq": 1, "level": "scoring", "given": echo(5)}),
-    ("run", {"cmd": "run", "seq": 2, "level": "layout", "given": {"placements": ["[1|4]"]}}),
-    ("run", {"cmd": "run", "seq": 3, "level": "round",
-             "given": {"players": 2, "deck": ["[0|0]"], "opener": 0, "scores": [0, 0],
-                       "actions": ["0 play [0|0]", "1 draw", "0 pass"]}}),
-    ("run", {"cmd": "run", "seq": 4, "level": "match",
-             "given": {"players": 4, "scores": [0, 0],
-                       "rounds": [{"deck": [], "actions": []},
-                                  {"deck": [], "opener": 3, "actions": []}]}}),
-    ("reply", {"seq": 1, "observation": {"value": 5}}),
-    ("reply", {"seq": 1, "unsupported": "no layouts"}),
-    ("reply", {"seq": 1, "errored": "out of memory"}),
-    ("stop", {"cmd": "stop"}),
-    ("stopped", {"stopped": True}),
-    ("observation-scoring", {"value": -5}),
-    ("observation-scoring", {"value": {"fifties": 6, "strokes": 1}}),
-    ("observation-layout", LAYOUT),
-    ("observation-layout", {**LAYOUT, "error": {"at": 2, "rule": "SPN-2", "message": "no"}}),
-    ("observation-round", ROUND),
-    ("observation-round", {**ROUND, "state": {**STATE, "turn": None, "result": None}}),
-    ("observation-match", MATCH),
-    ("observation-match", {**MATCH, "over": False, "winner": None, "error": None}),
-])
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("start", {"cmd": "start", "protocol": 1}),
+        ("start", {"cmd": "start", "protocol": 1, "future": "ignored"}),
+        (
+            "ready",
+            {
+                "ready": True,
+                "protocol": 1,
+                "engine": {"name": "x", "version": "1", "levels": ["scoring"], "url": "u"},
+            },
+        ),
+        ("run", {"cmd": "run", "seq": 1, "level": "scoring", "given": echo(5)}),
+        ("run", {"cmd": "run", "seq": 2, "level": "layout", "given": {"placements": ["[1|4]"]}}),
+        (
+            "run",
+            {
+                "cmd": "run",
+                "seq": 3,
+                "level": "round",
+                "given": {
+                    "players": 2,
+                    "deck": ["[0|0]"],
+                    "opener": 0,
+                    "scores": [0, 0],
+                    "actions": ["0 play [0|0]", "1 draw", "0 pass"],
+                },
+            },
+        ),
+        (
+            "run",
+            {
+                "cmd": "run",
+                "seq": 4,
+                "level": "match",
+                "given": {
+                    "players": 4,
+                    "scores": [0, 0],
+                    "rounds": [
+                        {"deck": [], "actions": []},
+                        {"deck": [], "opener": 3, "actions": []},
+                    ],
+                },
+            },
+        ),
+        ("reply", {"seq": 1, "observation": {"value": 5}}),
+        ("reply", {"seq": 1, "unsupported": "no layouts"}),
+        ("reply", {"seq": 1, "errored": "out of memory"}),
+        ("stop", {"cmd": "stop"}),
+        ("stopped", {"stopped": True}),
+        ("observation-scoring", {"value": -5}),
+        ("observation-scoring", {"value": {"fifties": 6, "strokes": 1}}),
+        ("observation-layout", LAYOUT),
+        ("observation-layout", {**LAYOUT, "error": {"at": 2, "rule": "SPN-2", "message": "no"}}),
+        ("observation-round", ROUND),
+        ("observation-round", {**ROUND, "state": {**STATE, "turn": None, "result": None}}),
+        ("observation-match", MATCH),
+        ("observation-match", {**MATCH, "over": False, "winner": None, "error": None}),
+    ],
+)
 def test_schemas_accept_the_documented_shapes(name: str, message: dict[str, Any]) -> None:
     assert message_problem(name, message) is None
 
 
-@pytest.mark.parametrize(("name", "message", "where"), [
-    ("start", {"cmd": "start"}, "'protocol' is a required property"),
-    ("ready", {"ready": True, "protocol": 2, "engine": {"name": "x", "version": "1",
-                                                        "levels": ["scoring"]}}, "$.protocol"),
-    ("ready", {"ready": True, "protocol": 1, "engine": {"name": "x", "version": "1",
-                                                        "levels": ["poker"]}}, "levels[0]"),
-    ("ready", {"ready": True, "protocol": 1, "engine": {"name": "x", "version": "1",
-                                                        "levels": []}}, "levels"),
-    ("run", {"cmd": "run", "seq": -1, "level": "scoring", "given": echo(5)}, "$.seq"),
-    ("run", {"cmd": "run", "seq": 1, "level": "scoring", "given": {"function": "x", "input": 1}},
-     "$.given.function"),
-    ("run", {"cmd": "run", "seq": 1, "level": "layout", "given": {"placements": ["[1|7]"]}},
-     "$.given.placements[0]"),
-    ("reply", {"seq": 1}, "$"),
-    ("reply", {"seq": 1, "observation": {}, "errored": "both"}, "$"),
-    ("reply", {"seq": "1", "observation": {}}, "$"),
-    ("stopped", {"stopped": False}, "$.stopped"),
-    ("observation-scoring", {"value": "5"}, "$.value"),
-    ("observation-scoring", {"value": {"fifties": 1, "strokes": "10"}}, "$.value"),
-    ("observation-scoring", {"value": 5, "extra": 1}, "$"),
-    ("observation-layout", {**LAYOUT, "error": {"at": 2, "rule": "spn2", "message": "x"}},
-     "$.error"),
-    ("observation-layout", {"steps": [], "layout": TABLE}, "'error' is a required property"),
-    ("observation-layout", {**LAYOUT, "layout": {**TABLE, "tiles": ["[1|7]"]}},
-     "$.layout.tiles[0]"),
-    ("observation-layout", {**LAYOUT, "layout": {**TABLE, "points": {"[1|1]:side": 1}}},
-     "$.layout.points"),
-    ("observation-layout", {**LAYOUT, "layout": {**TABLE, "points": {"[1|1]:line-b": "7"}}},
-     "$.layout.points"),
-    ("observation-layout", {**LAYOUT, "layout": {**TABLE, "contributions": [["[1|1]", 2, 3]]}},
-     "$.layout.contributions[0]"),
-    ("observation-layout", {**LAYOUT, "steps": [{"sum": 5, "credit": "4", "displayed": 1}]},
-     "$.steps[0].credit"),
-    ("observation-round", {**ROUND, "events": [{"seat": 0, "draw": "[1|4]", "pass": True}]},
-     "$.events[0]"),
-    ("observation-round", {**ROUND, "state": {**STATE, "result": {**STATE["result"],
-                                                                  "end": "won"}}},
-     "$.state.result"),
-    ("observation-round", {**ROUND, "state": {**STATE, "boneyard": -1}}, "$.state.boneyard"),
-    ("observation-match", {**MATCH, "winner": 3}, "$.winner"),
-    ("observation-match", {**MATCH, "rounds": [ROUND]}, "$.rounds[0]"),
-])
-def test_schemas_refuse_wrong_shapes_and_say_where(name: str, message: dict[str, Any],
-                                                   where: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "message", "where"),
+    [
+        ("start", {"cmd": "start"}, "'protocol' is a required property"),
+        (
+            "ready",
+            {
+                "ready": True,
+                "protocol": 2,
+                "engine": {"name": "x", "version": "1", "levels": ["scoring"]},
+            },
+            "$.protocol",
+        ),
+        (
+            "ready",
+            {
+                "ready": True,
+                "protocol": 1,
+                "engine": {"name": "x", "version": "1", "levels": ["poker"]},
+            },
+            "levels[0]",
+        ),
+        (
+            "ready",
+            {"ready": True, "protocol": 1, "engine": {"name": "x", "version": "1", "levels": []}},
+            "levels",
+        ),
+        ("run", {"cmd": "run", "seq": -1, "level": "scoring", "given": echo(5)}, "$.seq"),
+        (
+            "run",
+            {"cmd": "run", "seq": 1, "level": "scoring", "given": {"function": "x", "input": 1}},
+            "$.given.function",
+        ),
+        (
+            "run",
+            {"cmd": "run", "seq": 1, "level": "layout", "given": {"placements": ["[1|7]"]}},
+            "$.given.placements[0]",
+        ),
+        ("reply", {"seq": 1}, "$"),
+        ("reply", {"seq": 1, "observation": {}, "errored": "both"}, "$"),
+        ("reply", {"seq": "1", "observation": {}}, "$"),
+        ("stopped", {"stopped": False}, "$.stopped"),
+        ("observation-scoring", {"value": "5"}, "$.value"),
+        ("observation-scoring", {"value": {"fifties": 1, "strokes": "10"}}, "$.value"),
+        ("observation-scoring", {"value": 5, "extra": 1}, "$"),
+        (
+            "observation-layout",
+            {**LAYOUT, "error": {"at": 2, "rule": "spn2", "message": "x"}},
+            "$.error",
+        ),
+        ("observation-layout", {"steps": [], "layout": TABLE}, "'error' is a required property"),
+        (
+            "observation-layout",
+            {**LAYOUT, "layout": {**TABLE, "tiles": ["[1|7]"]}},
+            "$.layout.tiles[0]",
+        ),
+        (
+            "observation-layout",
+            {**LAYOUT, "layout": {**TABLE, "points": {"[1|1]:side": 1}}},
+            "$.layout.points",
+        ),
+        (
+            "observation-layout",
+            {**LAYOUT, "layout": {**TABLE, "points": {"[1|1]:line-b": "7"}}},
+            "$.layout.points",
+        ),
+        (
+            "observation-layout",
+            {**LAYOUT, "layout": {**TABLE, "contributions": [["[1|1]", 2, 3]]}},
+            "$.layout.contributions[0]",
+        ),
+        (
+            "observation-layout",
+            {**LAYOUT, "steps": [{"sum": 5, "credit": "4", "displayed": 1}]},
+            "$.steps[0].credit",
+        ),
+        (
+            "observation-round",
+            {**ROUND, "events": [{"seat": 0, "draw": "[1|4]", "pass": True}]},
+            "$.events[0]",
+        ),
+        (
+            "observation-round",
+            {**ROUND, "state": {**STATE, "result": {**STATE["result"], "end": "won"}}},
+            "$.state.result",
+        ),
+        ("observation-round", {**ROUND, "state": {**STATE, "boneyard": -1}}, "$.state.boneyard"),
+        ("observation-match", {**MATCH, "winner": 3}, "$.winner"),
+        ("observation-match", {**MATCH, "rounds": [ROUND]}, "$.rounds[0]"),
+    ],
+)
+def test_schemas_refuse_wrong_shapes_and_say_where(
+    name: str, message: dict[str, Any], where: str
+) -> None:
     problem = message_problem(name, message)
     assert problem is not None
     assert problem.startswith(f"does not follow {name}.json at ")
@@ -184,7 +289,8 @@ def test_observation_and_given_checks_by_level() -> None:
     assert given_problem(Level.ROUND, {"players": 2}) is not None
     assert given_problem("scoring", echo(5)) is None
     assert given_problem("poker", {}) == (
-        "names no level: 'poker' is none of layout, match, round, scoring")
+        "names no level: 'poker' is none of layout, match, round, scoring"
+    )
 
 
 # --------------------------------------------------------------------------- construction
@@ -197,8 +303,10 @@ def test_a_string_command_is_split_like_a_shell_would() -> None:
         assert connection.run("scoring", echo(7)) == {"value": 7}
 
 
-@pytest.mark.parametrize("options", [{"timeout": 0}, {"start_timeout": -1.0},
-                                     {"max_line_bytes": 0}, {"max_failed_starts": 0}])
+@pytest.mark.parametrize(
+    "options",
+    [{"timeout": 0}, {"start_timeout": -1.0}, {"max_line_bytes": 0}, {"max_failed_starts": 0}],
+)
 def test_bad_options_are_usage_errors(options: dict[str, Any]) -> None:
     with pytest.raises(UsageError):
         ProcessEngine(["true"], **options)
@@ -210,8 +318,12 @@ def test_the_connection_satisfies_the_engine_protocol_and_reports_the_handshake(
     with engine("crash_mid_run.py") as connection:
         assert isinstance(connection, Engine)
         assert connection.starts == 0  # lazy: nothing runs before the first call
-        assert connection.info() == {"name": "crash_mid_run", "version": "1",
-                                     "protocol": PROTOCOL_VERSION, "levels": ["scoring"]}
+        assert connection.info() == {
+            "name": "crash_mid_run",
+            "version": "1",
+            "protocol": PROTOCOL_VERSION,
+            "levels": ["scoring"],
+        }
         assert [connection.run("scoring", echo(n))["value"] for n in range(5)] == [0, 1, 2, 3, 4]
         assert connection.starts == 1
 
@@ -375,8 +487,9 @@ def test_an_observation_of_the_wrong_shape_keeps_the_process(fast: None) -> None
         err = failure(connection, 14)
         assert err.kind is Failure.BAD_OBSERVATION
         assert not err.kind.restarts
-        assert ("the scoring observation of seq 1 does not follow observation-scoring.json "
-                "at $.value") in str(err)
+        assert (
+            "the scoring observation of seq 1 does not follow observation-scoring.json at $.value"
+        ) in str(err)
         assert connection.run("scoring", echo(3)) == {"value": 3}
         assert connection.starts == 1
 
@@ -391,8 +504,11 @@ def test_a_ready_message_of_the_wrong_shape(fast: None) -> None:
 
 def test_another_protocol_version_is_refused_for_every_case(fast: None) -> None:
     with engine("wrong_protocol.py") as connection:
-        for call in (connection.info, lambda: connection.run("scoring", echo(1)),
-                     lambda: connection.run("layout", {"placements": []})):
+        for call in (
+            connection.info,
+            lambda: connection.run("scoring", echo(1)),
+            lambda: connection.run("layout", {"placements": []}),
+        ):
             with pytest.raises(ProcessEngineError, match=r"^protocol version mismatch: ") as caught:
                 call()
             assert caught.value.kind is Failure.PROTOCOL_MISMATCH
@@ -450,8 +566,9 @@ def test_an_exit_in_the_middle_of_a_reply(fast: None) -> None:
         err = failure(connection, 13)
         assert err.kind is Failure.TRUNCATED
         assert err.exit_code == 5
-        assert ("exited with code 5 while running seq 1 (level scoring), in the middle of the "
-                "line ") in str(err)
+        assert (
+            "exited with code 5 while running seq 1 (level scoring), in the middle of the line "
+        ) in str(err)
         assert '\'{"seq": 1, "observ\'' in str(err)
         assert connection.run("scoring", echo(2)) == {"value": 2}
 
@@ -476,7 +593,8 @@ def test_round_trip_through_serve_in_a_subprocess(fast: None) -> None:
         assert connection.info()["levels"] == ["scoring", "layout"]
         assert connection.run("scoring", {"function": "credit", "input": 15}) == {"value": 15}
         assert connection.run("scoring", {"function": "tally", "input": 135}) == {
-            "value": {"fifties": 2, "strokes": 7}}
+            "value": {"fifties": 2, "strokes": 7}
+        }
         with pytest.raises(UnsupportedCase, match=r"^no function penalty$"):
             connection.run("scoring", {"function": "penalty", "input": 3})
         with pytest.raises(UnsupportedCase, match=r"^fives are not my thing$"):
@@ -505,9 +623,11 @@ def test_the_reference_engine_served_answers_the_whole_corpus_in_shape(fast: Non
     reference = ReferenceEngine()
     cases = list(load_corpus().cases)
     assert {case.level for case in cases} == set(Level)
-    code = ("import sys; from fiveup.reference.engine import ReferenceEngine; "
-            "from fiveup.harness.server import serve; "
-            "sys.exit(serve(ReferenceEngine(), sys.stdin, sys.stdout))")
+    code = (
+        "import sys; from fiveup.reference.engine import ReferenceEngine; "
+        "from fiveup.harness.server import serve; "
+        "sys.exit(serve(ReferenceEngine(), sys.stdin, sys.stdout))"
+    )
     with ProcessEngine([sys.executable, "-c", code], timeout=5) as connection:
         assert set(connection.info()["levels"]) == {level.value for level in Level}
         for case in cases:
@@ -535,11 +655,13 @@ def scoring_expected(function: str, value: Any) -> Any:
     return {"fifties": value // 50, "strokes": value % 50 // 5}
 
 
-SCORING_CASES = [("credit", n) for n in (0, 4, 5, 12, 15, 20, 33, 35)] + [
-    ("displayed", n) for n in (0, 5, 305)] + [
-    ("penalty", n) for n in (0, 1, 2, 3, 4, 5, 7, 8, 12, 13)] + [
-    ("side_penalty", [3, 3]), ("side_penalty", [2, 2]), ("side_penalty", [7])] + [
-    ("tally", n) for n in (0, 5, 45, 50, 135, 305)]
+SCORING_CASES = (
+    [("credit", n) for n in (0, 4, 5, 12, 15, 20, 33, 35)]
+    + [("displayed", n) for n in (0, 5, 305)]
+    + [("penalty", n) for n in (0, 1, 2, 3, 4, 5, 7, 8, 12, 13)]
+    + [("side_penalty", [3, 3]), ("side_penalty", [2, 2]), ("side_penalty", [7])]
+    + [("tally", n) for n in (0, 5, 45, 50, 135, 305)]
+)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
@@ -561,17 +683,21 @@ def test_the_node_adapter_plays_scoring(fast: None) -> None:
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
 def test_the_node_adapter_speaks_the_protocol_itself(fast: None) -> None:
-    requests = [{"cmd": "start", "protocol": 1},
-                {"cmd": "run", "seq": 1, "level": "layout", "given": {"placements": []},
-                 "future": True},
-                {"cmd": "run", "seq": 2, "level": "scoring",
-                 "given": {"function": "tally", "input": 60}},
-                {"cmd": "run", "seq": 3, "level": "scoring",
-                 "given": {"function": "squares", "input": 2}},
-                {"cmd": "stop"}]
-    result = subprocess.run(["node", str(NODE_ENGINE)], capture_output=True, text=True,
-                            input="".join(json.dumps(r) + "\n" for r in requests), timeout=10,
-                            check=False)
+    requests = [
+        {"cmd": "start", "protocol": 1},
+        {"cmd": "run", "seq": 1, "level": "layout", "given": {"placements": []}, "future": True},
+        {"cmd": "run", "seq": 2, "level": "scoring", "given": {"function": "tally", "input": 60}},
+        {"cmd": "run", "seq": 3, "level": "scoring", "given": {"function": "squares", "input": 2}},
+        {"cmd": "stop"},
+    ]
+    result = subprocess.run(
+        ["node", str(NODE_ENGINE)],
+        capture_output=True,
+        text=True,
+        input="".join(json.dumps(r) + "\n" for r in requests),
+        timeout=10,
+        check=False,
+    )
     assert result.returncode == 0
     replies = [json.loads(line) for line in result.stdout.splitlines()]
     assert message_problem("ready", replies[0]) is None
@@ -609,4 +735,5 @@ def test_the_python_example_engine_served(fast: None) -> None:
     with ProcessEngine([sys.executable, str(MINIMAL_ENGINE)], timeout=5) as connection:
         assert connection.info()["name"] == "minimal-python"
         assert connection.run("scoring", {"function": "side_penalty", "input": [3, 3]}) == {
-            "value": 10}
+            "value": 10
+        }

@@ -92,8 +92,9 @@ def test_a_broken_engine_errs_each_case_and_bad_options_are_usage_errors(
 
 def test_pytest_xdist_spreads_the_cases(pytester: pytest.Pytester) -> None:
     pytest.importorskip("xdist")
-    result = pytester.runpytest_subprocess("--fiveup-engine=reference", "-n", "2", "-k",
-                                           "scoring", "-q")
+    result = pytester.runpytest_subprocess(
+        "--fiveup-engine=reference", "-n", "2", "-k", "scoring", "-q"
+    )
     outcomes = result.parseoutcomes()
     assert outcomes["passed"] == 70 and "failed" not in outcomes
     result.stdout.fnmatch_lines(["bringing up nodes*"])

@@ -65,8 +65,6 @@ def refuse(round_: Round, text: str, rule: str) -> IllegalMoveError:
     return info.value
 
 
-
-
 # --- the deal -------------------------------------------------------------------------------
 
 

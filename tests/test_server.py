@@ -24,13 +24,11 @@ class Fake:
         self.calls: list[tuple[str, dict[str, JSON]]] = []
 
     def info(self) -> EngineInfo:
-        return {"name": "fake", "version": "2.0", "protocol": self.protocol,
-                "levels": ["scoring"]}
+        return {"name": "fake", "version": "2.0", "protocol": self.protocol, "levels": ["scoring"]}
 
     def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
         self.calls.append((level, given))
-        if given.get("function") not in ("credit", "displayed", "penalty", "side_penalty",
-                                         "tally"):
+        if given.get("function") not in ("credit", "displayed", "penalty", "side_penalty", "tally"):
             raise ValueError(f"no function {given.get('function')!r}")
         n = given["input"]
         if n == 13:
@@ -51,8 +49,9 @@ def run(request: dict[str, Any], seq: int) -> dict[str, Any]:
     return {"cmd": "run", "seq": seq, "level": "scoring", **request}
 
 
-def talk(lines: Sequence[str | dict[str, Any]], engine: Engine | None = None,
-         check: bool = True) -> tuple[int, list[dict[str, Any]], str]:
+def talk(
+    lines: Sequence[str | dict[str, Any]], engine: Engine | None = None, check: bool = True
+) -> tuple[int, list[dict[str, Any]], str]:
     text = "".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines)
     out, err = io.StringIO(), io.StringIO()
     code = serve(engine or Fake(), io.StringIO(text), out, stderr=err)
@@ -64,21 +63,30 @@ def talk(lines: Sequence[str | dict[str, Any]], engine: Engine | None = None,
 
 
 START = {"cmd": "start", "protocol": 1}
-READY = {"ready": True, "protocol": 1,
-         "engine": {"name": "fake", "version": "2.0", "levels": ["scoring"]}}
+READY = {
+    "ready": True,
+    "protocol": 1,
+    "engine": {"name": "fake", "version": "2.0", "levels": ["scoring"]},
+}
 
 
 def test_handshake_cases_and_stop() -> None:
-    code, replies, err = talk([
-        START,
-        run({"given": {"function": "credit", "input": 5}}, 1),
-        run({"given": {"function": "penalty", "input": 7}, "future": "ignored"}, 2),
-        {"cmd": "stop"},
-        run({"given": {"function": "credit", "input": 5}}, 3),
-    ])
+    code, replies, err = talk(
+        [
+            START,
+            run({"given": {"function": "credit", "input": 5}}, 1),
+            run({"given": {"function": "penalty", "input": 7}, "future": "ignored"}, 2),
+            {"cmd": "stop"},
+            run({"given": {"function": "credit", "input": 5}}, 3),
+        ]
+    )
     assert code == 0
-    assert replies == [READY, {"seq": 1, "observation": {"value": 5}},
-                       {"seq": 2, "observation": {"value": 7}}, {"stopped": True}]
+    assert replies == [
+        READY,
+        {"seq": 1, "observation": {"value": 5}},
+        {"seq": 2, "observation": {"value": 7}},
+        {"stopped": True},
+    ]
     assert err == ""
 
 
@@ -101,15 +109,19 @@ def test_a_start_without_protocol_is_answered_anyway_with_a_warning() -> None:
 
 def test_engine_failures_become_replies() -> None:
     engine = Fake()
-    _, replies, err = talk([START] + [
-        run({"given": {"function": "credit", "input": n}}, n) for n in (13, 14, 15, 16, 17)],
-        engine)
+    _, replies, err = talk(
+        [START]
+        + [run({"given": {"function": "credit", "input": n}}, n) for n in (13, 14, 15, 16, 17)],
+        engine,
+    )
     assert replies[1:] == [
         {"seq": 13, "errored": "ValueError: unlucky"},
         {"seq": 14, "unsupported": "fourteen is beyond me"},
         {"seq": 15, "observation": {"value": 15}},
-        {"seq": 16, "errored": "the observation is not JSON: "
-                               "Object of type set is not JSON serializable"},
+        {
+            "seq": 16,
+            "errored": "the observation is not JSON: Object of type set is not JSON serializable",
+        },
         {"seq": 17, "errored": "the engine returned a list, not an object"},
     ]
     assert "a stray print" in err  # sent to stderr, not into the protocol stream
@@ -118,30 +130,49 @@ def test_engine_failures_become_replies() -> None:
 
 def test_a_level_the_engine_does_not_play_is_unsupported() -> None:
     engine = Fake()
-    _, replies, _ = talk([START, {"cmd": "run", "seq": 4, "level": "round", "given": {}},
-                          {"cmd": "run", "seq": 5, "level": "poker", "given": {}}], engine)
+    _, replies, _ = talk(
+        [
+            START,
+            {"cmd": "run", "seq": 4, "level": "round", "given": {}},
+            {"cmd": "run", "seq": 5, "level": "poker", "given": {}},
+        ],
+        engine,
+    )
     assert replies[1] == {"seq": 4, "unsupported": "the engine does not play the level 'round'"}
     assert replies[2] == {"seq": 5, "unsupported": "the engine does not play the level 'poker'"}
     assert engine.calls == []
 
 
-@pytest.mark.parametrize(("request_", "errored"), [
-    ({"cmd": "run", "seq": 1, "level": "scoring", "given": {"function": "credit"}},
-     "invalid run request: its given does not follow run.json at $: "
-     "'input' is a required property"),
-    ({"cmd": "run", "seq": 1, "level": "scoring", "given": {"function": "cube", "input": 1}},
-     "invalid run request: its given does not follow run.json at $.function: "),
-    ({"cmd": "run", "seq": 1, "level": "scoring", "given": [1]},
-     "invalid run request: its given is not an object"),
-    ({"cmd": "run", "seq": 1, "given": {"function": "credit", "input": 1}},
-     "invalid run request: no level"),
-    ({"cmd": "dance", "seq": 1}, "unknown command 'dance'"),
-])
-def test_invalid_requests_with_a_seq_get_an_errored_reply(request_: dict[str, Any],
-                                                          errored: str) -> None:
+@pytest.mark.parametrize(
+    ("request_", "errored"),
+    [
+        (
+            {"cmd": "run", "seq": 1, "level": "scoring", "given": {"function": "credit"}},
+            "invalid run request: its given does not follow run.json at $: "
+            "'input' is a required property",
+        ),
+        (
+            {"cmd": "run", "seq": 1, "level": "scoring", "given": {"function": "cube", "input": 1}},
+            "invalid run request: its given does not follow run.json at $.function: ",
+        ),
+        (
+            {"cmd": "run", "seq": 1, "level": "scoring", "given": [1]},
+            "invalid run request: its given is not an object",
+        ),
+        (
+            {"cmd": "run", "seq": 1, "given": {"function": "credit", "input": 1}},
+            "invalid run request: no level",
+        ),
+        ({"cmd": "dance", "seq": 1}, "unknown command 'dance'"),
+    ],
+)
+def test_invalid_requests_with_a_seq_get_an_errored_reply(
+    request_: dict[str, Any], errored: str
+) -> None:
     engine = Fake()
-    code, replies, _ = talk([START, request_, run({"given": {"function": "credit",
-                                                              "input": 10}}, 2)], engine)
+    code, replies, _ = talk(
+        [START, request_, run({"given": {"function": "credit", "input": 10}}, 2)], engine
+    )
     assert replies[1]["seq"] == 1
     assert replies[1]["errored"].startswith(errored)
     assert replies[2] == {"seq": 2, "observation": {"value": 10}}  # and the server goes on
@@ -152,14 +183,23 @@ def test_invalid_requests_with_a_seq_get_an_errored_reply(request_: dict[str, An
     assert len(engine.calls) == (2 if reached else 1)
 
 
-@pytest.mark.parametrize(("line", "logged"), [
-    ("this is not json", "line 2 is not JSON"),
-    ("[1, 2]", "line 2 is not a JSON object"),
-    ('{"cmd": "run", "level": "scoring", "given": {}}', "line 2: no command with a valid seq"),
-    ('{"cmd": "run", "seq": "7", "level": "scoring", "given": {}}', "no command with a valid seq"),
-    ('{"cmd": "run", "seq": true, "level": "scoring", "given": {}}', "no command with a valid seq"),
-    ('{"cmd": "hello"}', "line 2: no command with a valid seq (cmd 'hello'); ignored"),
-])
+@pytest.mark.parametrize(
+    ("line", "logged"),
+    [
+        ("this is not json", "line 2 is not JSON"),
+        ("[1, 2]", "line 2 is not a JSON object"),
+        ('{"cmd": "run", "level": "scoring", "given": {}}', "line 2: no command with a valid seq"),
+        (
+            '{"cmd": "run", "seq": "7", "level": "scoring", "given": {}}',
+            "no command with a valid seq",
+        ),
+        (
+            '{"cmd": "run", "seq": true, "level": "scoring", "given": {}}',
+            "no command with a valid seq",
+        ),
+        ('{"cmd": "hello"}', "line 2: no command with a valid seq (cmd 'hello'); ignored"),
+    ],
+)
 def test_lines_without_a_seq_are_logged_on_stderr_and_skipped(line: str, logged: str) -> None:
     code, replies, err = talk([START, line, run({"given": {"function": "credit", "input": 20}}, 3)])
     assert replies == [READY, {"seq": 3, "observation": {"value": 20}}]
@@ -169,8 +209,9 @@ def test_lines_without_a_seq_are_logged_on_stderr_and_skipped(line: str, logged:
 
 
 def test_blank_lines_are_ignored() -> None:
-    _, replies, err = talk([START, "", "   ", run({"given": {"function": "credit",
-                                                                "input": 0}}, 1)])
+    _, replies, err = talk(
+        [START, "", "   ", run({"given": {"function": "credit", "input": 0}}, 1)]
+    )
     assert replies[1] == {"seq": 1, "observation": {"value": 0}}
     assert err == ""
 
@@ -198,8 +239,9 @@ def test_a_closed_output_ends_the_service() -> None:
 
 def test_serve_over_real_pipes_answers_line_by_line() -> None:
     served = Path(__file__).parent / "engines" / "served.py"
-    with subprocess.Popen([sys.executable, str(served)], stdin=subprocess.PIPE,
-                          stdout=subprocess.PIPE, text=True) as proc:
+    with subprocess.Popen(
+        [sys.executable, str(served)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    ) as proc:
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(json.dumps(START) + "\n")
         proc.stdin.flush()

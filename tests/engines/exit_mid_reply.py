@@ -16,5 +16,7 @@ for line in sys.stdin:
         sys.stdout.flush()
         sys.exit(5)
     else:
-        print(json.dumps({"seq": msg["seq"], "observation": {"value": msg["given"]["input"]}}),
-              flush=True)
+        print(
+            json.dumps({"seq": msg["seq"], "observation": {"value": msg["given"]["input"]}}),
+            flush=True,
+        )

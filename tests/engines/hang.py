@@ -24,5 +24,7 @@ for line in sys.stdin:
         sys.stderr.flush()
         time.sleep(60)
     else:
-        print(json.dumps({"seq": msg["seq"], "observation": {"value": msg["given"]["input"]}}),
-              flush=True)
+        print(
+            json.dumps({"seq": msg["seq"], "observation": {"value": msg["given"]["input"]}}),
+            flush=True,
+        )

@@ -14,5 +14,7 @@ for line in sys.stdin:
     elif msg["given"]["input"] == 13:
         print("value: thirteen", flush=True)
     else:
-        print(json.dumps({"seq": msg["seq"], "observation": {"value": msg["given"]["input"]}}),
-              flush=True)
+        print(
+            json.dumps({"seq": msg["seq"], "observation": {"value": msg["given"]["input"]}}),
+            flush=True,
+        )

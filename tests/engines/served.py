@@ -30,8 +30,14 @@ class FakeEngine:
             raise UnsupportedCase("fives are not my thing")
         if "[4|4]" in placements:
             print("debugging output that must not reach the harness")
-        table = {"tiles": [], "spinners": [], "connections": [], "points": {},
-                 "contributions": [], "sum": 0}
+        table = {
+            "tiles": [],
+            "spinners": [],
+            "connections": [],
+            "points": {},
+            "contributions": [],
+            "sum": 0,
+        }
         return {"steps": [], "layout": table, "error": None}
 
 

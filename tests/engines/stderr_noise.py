@@ -16,5 +16,7 @@ for line in sys.stdin:
     else:
         sys.stderr.write(NOISE + f"stderr_noise: done seq {msg['seq']}\n")
         sys.stderr.flush()
-        print(json.dumps({"seq": msg["seq"], "observation": {"value": msg["given"]["input"]}}),
-              flush=True)
+        print(
+            json.dumps({"seq": msg["seq"], "observation": {"value": msg["given"]["input"]}}),
+            flush=True,
+        )

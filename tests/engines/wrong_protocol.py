@@ -12,5 +12,7 @@ for line in sys.stdin:
         print(json.dumps({"stopped": True}), flush=True)
         sys.exit(0)
     else:
-        print(json.dumps({"seq": msg["seq"], "observation": {"value": msg["given"]["input"]}}),
-              flush=True)
+        print(
+            json.dumps({"seq": msg["seq"], "observation": {"value": msg["given"]["input"]}}),
+            flush=True,
+        )

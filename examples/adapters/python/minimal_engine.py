@@ -25,8 +25,7 @@ class MinimalEngine:
 
     def info(self) -> EngineInfo:
         """Who the engine is and what it plays."""
-        return {"name": "minimal-python", "version": "1.0.0", "protocol": 1,
-                "levels": ["scoring"]}
+        return {"name": "minimal-python", "version": "1.0.0", "protocol": 1, "levels": ["scoring"]}
 
     def run(self, level: str, given: dict[str, Any]) -> dict[str, Any]:
         """Answer one case: the value of one scoring function."""
