@@ -1,0 +1,210 @@
+"""The architecture, checked from the source: who imports whom, and no private names shared.
+
+Every import of every module is read from its syntax tree, function-level imports included,
+and resolved to a file the way a reader would follow it. The graph must show the contract at
+the bottom (``fiveup.contract`` and ``fiveup.errors`` import neither side), no import between
+the reference engine and the harness in either direction, no cycle anywhere, and wrong engines
+that build on the public seam only.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = {
+    "fiveup": ROOT / "fiveup",
+    "fiveup.reference": ROOT / "reference",
+    "fiveup.harness": ROOT / "harness",
+    "fiveup.spec": ROOT / "spec",
+    "fiveup.fixtures": ROOT / "fixtures",
+}
+"""Where each installed package's files live in the checkout (pyproject's package-dir)."""
+
+
+def _modules() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for package, folder in PACKAGES.items():
+        for path in sorted(folder.rglob("*.py")):
+            relative = path.relative_to(folder)
+            if any(part in PACKAGES or (folder / part).is_symlink() for part in relative.parts):
+                continue  # fiveup/reference etc. are links to the top-level folders
+            parts = [*package.split("."), *relative.with_suffix("").parts]
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _imports(name: str, path: Path) -> Iterator[tuple[str, int]]:
+    """Every project module ``name`` imports, with the line, at any depth of the file."""
+    is_package = path.name == "__init__.py"
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = name.split(".")
+                anchor = anchor if is_package else anchor[:-1]
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            for alias in node.names:
+                full = f"{base}.{alias.name}"
+                yield (full if full in MODULES else base), node.lineno
+
+
+def _graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {name: set() for name in MODULES}
+    for name, path in MODULES.items():
+        for target, _ in _imports(name, path):
+            if target.split(".")[0] == "fiveup":
+                graph[name].add(target)
+    return graph
+
+
+GRAPH = _graph()
+
+
+def _inside(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def test_the_modules_are_found_under_their_installed_names() -> None:
+    for expected in (
+        "fiveup.contract.notation",
+        "fiveup.contract.schemas",
+        "fiveup.reference.rules",
+        "fiveup.reference.layout",
+        "fiveup.harness.runner",
+        "fiveup.cli.certify",
+    ):
+        assert expected in MODULES
+    assert not any(name.startswith("fiveup.fiveup") for name in MODULES)
+
+
+def test_every_import_of_a_project_module_leads_to_a_file() -> None:
+    unresolved = sorted(
+        f"{name} imports {target} ({MODULES[name].relative_to(ROOT)})"
+        for name, targets in GRAPH.items()
+        for target in targets
+        if target not in MODULES
+    )
+    assert unresolved == []
+
+
+@pytest.mark.parametrize(("side", "other"), [("reference", "harness"), ("harness", "reference")])
+def test_the_reference_and_the_harness_never_import_each_other(side: str, other: str) -> None:
+    crossing = sorted(
+        f"{name} -> {target}"
+        for name, targets in GRAPH.items()
+        if _inside(name, f"fiveup.{side}")
+        for target in targets
+        if _inside(target, f"fiveup.{other}")
+    )
+    assert crossing == []
+
+
+def test_the_contract_imports_neither_side() -> None:
+    above = ("fiveup.reference", "fiveup.harness", "fiveup.cli")
+    bottom = [name for name in GRAPH if _inside(name, "fiveup.contract") or name == "fiveup.errors"]
+    assert len(bottom) >= 6
+    leaks = sorted(
+        f"{name} -> {target}"
+        for name in bottom
+        for target in GRAPH[name]
+        if any(_inside(target, package) for package in above)
+    )
+    assert leaks == []
+
+
+def _reach(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    todo = list(graph.get(start, ()))
+    while todo:
+        node = todo.pop()
+        if node not in seen:
+            seen.add(node)
+            todo.extend(graph.get(node, ()))
+    return seen
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other, directly or through others."""
+    reach = {node: _reach(graph, node) for node in graph}
+    groups = {
+        tuple(sorted(other for other in reach[node] if node in reach[other]))
+        for node in graph
+        if node in reach[node]
+    }
+    return sorted(list(group) for group in groups)
+
+
+def test_no_import_cycle_function_level_imports_included() -> None:
+    assert _cycles(GRAPH) == []
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"a"}}) == [["a"]]
+
+
+WRONG_ENGINES = sorted((ROOT / "tests" / "wrong_engines").glob("*.py"))
+
+
+def _private_uses(source: str) -> list[str]:
+    """Private names a script reaches into: ``x._name``, imported ``_name``, vars() or setattr."""
+    uses: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+            if not (node.attr.startswith("__") and node.attr.endswith("__")):
+                uses.append(f"line {node.lineno}: .{node.attr}")
+        elif isinstance(node, ast.ImportFrom):
+            uses += [f"line {node.lineno}: import {a.name}" for a in node.names if a.name[0] == "_"]
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("vars", "setattr", "globals")
+        ):
+            uses.append(f"line {node.lineno}: {node.func.id}()")
+    return uses
+
+
+@pytest.mark.parametrize("path", WRONG_ENGINES, ids=lambda path: path.stem)
+def test_a_wrong_engine_uses_no_private_name_and_builds_on_the_seam(path: Path) -> None:
+    source = path.read_text(encoding="utf-8")
+    assert _private_uses(source) == []
+    assert "replace(STANDARD, " in source and "ReferenceEngine(" in source
+
+
+def test_the_private_name_check_sees_the_old_kind_of_patch() -> None:
+    old = (
+        "from fiveup.reference import layout\nlayout._build_rule_tables()\nvars(layout)['x'] = 1\n"
+    )
+    assert _private_uses(old) == ["line 2: ._build_rule_tables", "line 3: vars()"]
+    assert _private_uses("from fiveup.reference.layout import _SLOT_INDEX\n") == [
+        "line 1: import _SLOT_INDEX"
+    ]
+
+
+def test_a_bare_import_of_a_top_level_folder_is_refused_not_a_second_copy() -> None:
+    for name in ("reference", "harness", "spec", "fixtures", "harness.runner"):
+        result = subprocess.run(
+            [sys.executable, "-c", f"import {name}"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 1, name
+        assert f"import fiveup.{name.split('.')[0]}, not {name.split('.')[0]}" in result.stderr

@@ -1,0 +1,179 @@
+"""The seam for variants: every rule reachable through Rules, and the slow paths equal the fast.
+
+A ``Rules`` whose every function is a wrapper of the standard one (equal in what it answers,
+but not the same object) sends the reference through the paths variants take: the refusal
+order asked entry by entry, the block asked through ``can_go_on``, the count done field by
+field, the spinner rule asked for every double. Those paths must play exactly as the fast
+paths of the spec's rules do.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from fiveup.contract.notation import Action, Placement, Tile, Verb
+from fiveup.errors import IllegalMoveError
+from fiveup.harness.certify import certify
+from fiveup.harness.corpus import load_corpus
+from fiveup.reference import STANDARD, ReferenceEngine, Rules
+from fiveup.reference.layout import Layout
+from fiveup.reference.match import play_match, random_policy
+from fiveup.reference.round import Round
+from fiveup.reference.rules import ACTION_REFUSALS, PLACEMENT_REFUSALS, Refusal, refusal_rules
+
+
+def _wrapped(function: Callable[..., Any]) -> Callable[..., Any]:
+    def same(*args: Any) -> Any:
+        return function(*args)
+
+    return same
+
+
+def _everything_wrapped() -> Rules:
+    changes: dict[str, Any] = {}
+    for field in dataclasses.fields(Rules):
+        value = getattr(STANDARD, field.name)
+        if callable(value):
+            changes[field.name] = _wrapped(value)
+    changes["action_refusals"] = tuple(
+        Refusal(r.rule, _wrapped(r.test), r.verbs) for r in ACTION_REFUSALS
+    )
+    changes["placement_refusals"] = tuple(
+        Refusal(r.rule, _wrapped(r.test), r.verbs) for r in PLACEMENT_REFUSALS
+    )
+    return dataclasses.replace(STANDARD, **changes)
+
+
+SLOW = _everything_wrapped()
+
+
+def test_every_function_of_the_slow_rules_is_another_object() -> None:
+    for field in dataclasses.fields(Rules):
+        value = getattr(SLOW, field.name)
+        if callable(value):
+            assert value is not getattr(STANDARD, field.name), field.name
+    assert type(Round.from_seed(2, 1, rules=SLOW)).__name__ == "_VariantRound"
+    assert type(Layout(SLOW)).__name__ == "_VariantLayout"
+    assert type(Round.from_seed(2, 1)) is Round and type(Layout()) is Layout
+
+
+def _snapshot(round_: Round) -> tuple[object, ...]:
+    return (
+        [event.text for event in round_.events],
+        round_.hands,
+        round_.boneyard,
+        round_.scores,
+        round_.turn,
+        round_.pending,
+        [m.text for m in round_.legal_moves],
+        round_.layout.points(),
+        round_.layout.counted(),
+        round_.layout.spinners(),
+    )
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_rounds_play_the_same_through_the_slow_paths(players: int) -> None:
+    for seed in range(150):
+        fast = Round.from_seed(players, seed)
+        slow = Round.from_seed(players, seed, rules=SLOW)
+        rng = random.Random(seed)
+        while not fast.over:
+            assert _snapshot(fast) == _snapshot(slow)
+            moves = list(fast.legal_moves)
+            assert [m.text for m in moves] == [m.text for m in slow.legal_moves]
+            action = moves[rng.randrange(len(moves))]
+            fast.apply(action)
+            slow.apply(action)
+        assert _snapshot(fast) == _snapshot(slow)
+        assert fast.result == slow.result
+
+
+def _illegal_actions(round_: Round, rng: random.Random) -> list[Action]:
+    turn = round_.turn if round_.turn is not None else 0
+    tiles = rng.sample(sorted(set(round_.deck)), 3)
+    others = [
+        Action(seat, verb) for seat in range(round_.players) for verb in (Verb.DRAW, Verb.PASS)
+    ]
+    plays = [Action(turn, Verb.PLAY, Placement(tile)) for tile in tiles]
+    points = list(round_.layout.points())
+    plays += [Action(turn, Verb.PLAY, Placement(t, p)) for t in tiles for p in points[:2]]
+    return others + plays
+
+
+def test_refusals_through_the_slow_paths_name_the_same_rule_and_change_nothing() -> None:
+    checked = 0
+    for seed in range(60):
+        fast = Round.from_seed(3, seed)
+        slow = Round.from_seed(3, seed, rules=SLOW)
+        rng = random.Random(seed)
+        while not fast.over:
+            for action in _illegal_actions(fast, rng):
+                outcomes = []
+                for round_ in (fast, slow):
+                    before = _snapshot(round_)
+                    try:
+                        round_.copy().apply(action)
+                        outcomes.append(None)
+                    except IllegalMoveError as exc:
+                        outcomes.append(exc.rule)
+                        with pytest.raises(IllegalMoveError):
+                            round_.apply(action)
+                        assert _snapshot(round_) == before
+                checked += outcomes[0] is not None
+                assert outcomes[0] == outcomes[1], action.text
+            action = fast.legal_moves[rng.randrange(len(fast.legal_moves))]
+            fast.apply(action)
+            slow.apply(action)
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_matches_play_the_same_through_the_slow_paths(players: int) -> None:
+    for seed in range(4):
+        fast = play_match(players, random_policy(random.Random(seed)), seed)
+        slow = play_match(players, random_policy(random.Random(seed)), seed, rules=SLOW)
+        assert fast.scores == slow.scores and fast.winner == slow.winner
+        assert [r.result for r in fast.rounds] == [r.result for r in slow.rounds]
+
+
+def test_the_corpus_passes_through_the_slow_paths() -> None:
+    corpus = load_corpus()
+    run = certify(ReferenceEngine(SLOW), corpus, corpus.cases)
+    assert run.ok
+    assert len(run.outcomes) == len(corpus.cases)
+
+
+def test_the_refusal_order_is_the_one_of_the_spec() -> None:
+    assert refusal_rules(ACTION_REFUSALS) == [
+        "TRN-3", "END-1", "DRW-4", "DRW-3", "DRW-1", "DRW-2", "DRW-5", "DRW-5", "LAY-3",
+    ]  # fmt: skip
+    assert refusal_rules(PLACEMENT_REFUSALS) == [
+        "LAY-3", "LAY-1", "LAY-4", "LAY-4", "LAY-4", "SPN-2", "LAY-1",
+    ]  # fmt: skip
+
+
+def test_a_variant_replaces_one_rule_and_keeps_the_others() -> None:
+    exact = dataclasses.replace(STANDARD, target=300)
+    assert exact.open_slots is STANDARD.open_slots and exact.target == 300
+    layout = Layout.from_placements(["[1|4]", "[1|1]@[1|4]:low"], rules=exact)
+    assert layout.sum == 6
+    engine = ReferenceEngine(exact, name="target-300")
+    assert engine.info()["name"] == "target-300"
+    given = {"players": 2, "scores": [295, 0], "rounds": []}
+    assert engine.run("match", given)["over"] is False
+
+
+def test_a_double_that_does_not_spin_keeps_its_branches_closed() -> None:
+    never = dataclasses.replace(STANDARD, spins=lambda layout, placement: False)
+    layout = Layout.from_placements(["[1|1]", "[1|2]@[1|1]:line-a", "[1|3]@[1|1]:line-b"], never)
+    assert layout.spinners() == []
+    assert not any(point.tile == Tile.of(1, 1) for point in layout.points())
+    with pytest.raises(IllegalMoveError) as refused:
+        layout.place(Placement.parse("[1|5]@[1|1]:branch-a"))
+    assert refused.value.rule == "LAY-4"
