@@ -114,7 +114,7 @@ def test_refusals_through_the_slow_paths_name_the_same_rule_and_change_nothing()
         rng = random.Random(seed)
         while not fast.over:
             for action in _illegal_actions(fast, rng):
-                outcomes = []
+                outcomes: list[str | None] = []
                 for round_ in (fast, slow):
                     before = _snapshot(round_)
                     try:

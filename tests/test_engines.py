@@ -1,0 +1,57 @@
+"""Engines under test (fiveup.harness.engines): found by name, timed, asked who they are."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from fakes import Broken
+
+from fiveup.contract.engine import Engine
+from fiveup.errors import EngineError, UsageError
+from fiveup.harness.engines import TimedEngine, handshake, load_engine
+
+
+def test_a_handshake_is_judged_as_the_ready_message() -> None:
+    info = {"name": "x", "version": "1", "protocol": 1, "levels": ["scoring"]}
+    assert handshake(Broken(info)) == info
+    for bad, words in [
+        ({**info, "levels": []}, "does not follow ready.json at $.engine.levels"),
+        ({**info, "levels": ["chess"]}, "does not follow ready.json"),
+        ({**info, "name": ""}, "does not follow ready.json at $.engine.name"),
+        ({**info, "protocol": 2}, "protocol version mismatch: the engine speaks 2"),
+        ("x", "answered str"),
+    ]:
+        with pytest.raises(EngineError, match=re.escape(words)):
+            handshake(Broken(bad))
+
+
+def test_a_hanging_in_process_engine_is_cut_off() -> None:
+    info = {"name": "x", "version": "1", "protocol": 1, "levels": ["scoring"]}
+    engine = TimedEngine(Broken(info, delay=5), timeout=0.2)
+    started = time.monotonic()
+    with pytest.raises(EngineError, match=r"within 0\.2 s"):
+        engine.run("scoring", {})
+    assert time.monotonic() - started < 2
+
+
+def test_engines_load_by_entry_point_and_by_module_attribute() -> None:
+    by_name = load_engine("reference")
+    by_path = load_engine("fiveup.reference.engine:ReferenceEngine")
+    assert isinstance(by_name, Engine) and isinstance(by_path, Engine)
+    assert by_name.info()["name"] == by_path.info()["name"] == "fiveup-reference"
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("no-such-engine", "no engine of that name (installed: reference"),
+        ("no_such_module:X", "cannot import 'no_such_module'"),
+        ("fiveup.reference.engine:Nope", "has no 'Nope'"),
+        ("fiveup.contract.notation:ALL_TILES", "has no info() and run"),
+    ],
+)
+def test_a_bad_engine_name_is_a_usage_error(name: str, words: str) -> None:
+    with pytest.raises(UsageError, match=re.escape(words)):
+        load_engine(name)
