@@ -1,4 +1,4 @@
-"""Value types and their text forms (terms.md, "Notation")."""
+"""The notation (fiveup.contract.notation): text forms round-trip, notation errors, slot order."""
 
 from __future__ import annotations
 
