@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fiveup.contract.engine import JSON, Level
-from fiveup.contract.players import side_count
 from fiveup.errors import FixtureError
 
+from .levels import LEVELS
 from .lint import lint
 from .sources import SourceFile, pointer
 
@@ -49,37 +49,9 @@ class Case:
         return tuple(sorted({r.split("-")[0] for r in self.rules}))
 
 
-def _deck(start: Mapping[str, JSON]) -> list[JSON]:
-    deck: list[JSON] = [tile for hand in start["hands"] for tile in hand]
-    deck.extend(start["boneyard"])
-    return deck
-
-
 def engine_given(level: Level, given: Mapping[str, JSON]) -> dict[str, JSON]:
     """Turn a case's ``given`` into the request ``given`` of spec/protocol.md."""
-    if level is Level.ROUND:
-        players = given["players"]
-        return {
-            "players": players,
-            "deck": _deck(given),
-            "opener": given["opener"],
-            "scores": list(given.get("scores", [0] * side_count(players))),
-            "actions": list(given["actions"]),
-        }
-    if level is Level.MATCH:
-        players = given["players"]
-        rounds: list[JSON] = []
-        for r in given["rounds"]:
-            item: dict[str, JSON] = {"deck": _deck(r), "actions": list(r["actions"])}
-            if "opener" in r:
-                item["opener"] = r["opener"]
-            rounds.append(item)
-        return {
-            "players": players,
-            "scores": list(given.get("scores", [0] * side_count(players))),
-            "rounds": rounds,
-        }
-    return dict(given)
+    return LEVELS[level].request(given)
 
 
 def bundled_fixture_dir() -> Path:

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import jsonschema
 
+from fiveup.contract.engine import Level
 from fiveup.contract.notation import ALL_TILES, Action, Placement, Point, Tile
 from fiveup.contract.players import HAND_SIZE, side_count
 from fiveup.contract.schemas import fixture_validator
@@ -91,15 +92,7 @@ class _Checker:
                     )
             self._tiles(case["given"], [*at, "given"])
             self._tiles(case["expect"], [*at, "expect"])
-            level = case["level"]
-            if level == "scoring":
-                self._scoring(case, at)
-            elif level == "layout":
-                self._layout(case, at)
-            elif level == "round":
-                self._round(case["given"], case["expect"], at)
-            else:
-                self._match(case, at)
+            _LEVEL_CHECKS[Level(case["level"])](self, case, at)
 
     def _tiles(self, value: Any, at: list[str | int]) -> None:
         """Every tile, point and placement text in the case is canonical and exists."""
@@ -244,6 +237,21 @@ class _Checker:
                 self.report(
                     [*at, "hands", s], f"seat {s} is dealt {len(hand)} tiles, not 5 (SET-3)"
                 )
+        self._each_tile_once(start, at)
+        opener = start.get("opener")
+        if opener is not None and opener >= players:
+            self.report([*at, "opener"], f"no seat {opener} with {players} players")
+        for k, text in enumerate(start["actions"]):
+            try:
+                seat = Action.parse(text).seat
+            except NotationError:
+                continue
+            if seat >= players:
+                self.report([*at, "actions", k], f"no seat {seat} with {players} players")
+
+    def _each_tile_once(self, start: Mapping[str, Any], at: list[str | int]) -> None:
+        """Hands and boneyard together are the 28 tiles, each once."""
+        hands = start["hands"]
         places: list[list[str | int]] = [
             ["hands", s, i] for s, hand in enumerate(hands) for i in range(len(hand))
         ]
@@ -266,20 +274,9 @@ class _Checker:
                 f"the deal lacks {', '.join(missing)}: "
                 "hands and boneyard together are the 28 tiles, each once",
             )
-        opener = start.get("opener")
-        if opener is not None and opener >= players:
-            self.report([*at, "opener"], f"no seat {opener} with {players} players")
-        for k, text in enumerate(start["actions"]):
-            try:
-                seat = Action.parse(text).seat
-            except NotationError:
-                continue
-            if seat >= players:
-                self.report([*at, "actions", k], f"no seat {seat} with {players} players")
 
-    def _round(
-        self, given: Mapping[str, Any], expect: Mapping[str, Any], at: list[str | int]
-    ) -> None:
+    def _round(self, case: Mapping[str, Any], at: list[str | int]) -> None:
+        given, expect = case["given"], case["expect"]
         players = given["players"]
         self._deal(given, players, [*at, "given"])
         self._scores(given.get("scores"), players, [*at, "given", "scores"])
@@ -362,6 +359,45 @@ class _Checker:
             self.report([*at, "expect", "winner"], f"no side {winner}")
 
 
+_LEVEL_CHECKS: Final[
+    Mapping[Level, Callable[[_Checker, Mapping[str, Any], list[str | int]], None]]
+] = {
+    Level.SCORING: _Checker._scoring,
+    Level.LAYOUT: _Checker._layout,
+    Level.ROUND: _Checker._round,
+    Level.MATCH: _Checker._match,
+}
+"""The checks of a case of each level, beyond those every case gets."""
+
+
+def _record_cases(report: LintReport, src: SourceFile, first_seen: dict[str, Problem]) -> None:
+    """Note the file's case IDs (each once in the corpus) and the rules its cases cover."""
+    for i, case in enumerate(src.data["cases"]):
+        where = src.problem(pointer(["cases", i, "id"]), "")
+        if case["id"] in first_seen:
+            first = first_seen[case["id"]]
+            report.problems.append(
+                Problem(
+                    where.file,
+                    where.line,
+                    where.pointer,
+                    f"duplicate case ID {case['id']!r} (first at {first.file}:{first.line})",
+                )
+            )
+        else:
+            first_seen[case["id"]] = where
+        for rule in case["rules"]:
+            report.coverage.setdefault(rule, []).append(case["id"])
+
+
+def _uncovered(rules: Mapping[str, Rule], coverage: Mapping[str, list[str]]) -> list[Problem]:
+    return [
+        Problem("spec/rules.md", 0, "", f"rule {rule_id} is covered by no case")
+        for rule_id, rule in rules.items()
+        if rule.checkable and not coverage.get(rule_id)
+    ]
+
+
 def lint(
     files: Iterable[Path],
     *,
@@ -389,29 +425,10 @@ def lint(
         checker = _Checker(src, rules)
         checker.check()
         report.problems.extend(checker.problems)
-        for i, case in enumerate(src.data["cases"]):
-            where = src.problem(pointer(["cases", i, "id"]), "")
-            if case["id"] in first_seen:
-                first = first_seen[case["id"]]
-                report.problems.append(
-                    Problem(
-                        where.file,
-                        where.line,
-                        where.pointer,
-                        f"duplicate case ID {case['id']!r} (first at {first.file}:{first.line})",
-                    )
-                )
-            else:
-                first_seen[case["id"]] = where
-            for rule in case["rules"]:
-                report.coverage.setdefault(rule, []).append(case["id"])
+        _record_cases(report, src, first_seen)
         if not checker.problems:
             report.sources.append(src)
     if require_coverage:
-        for rule_id, rule in rules.items():
-            if rule.checkable and not report.coverage.get(rule_id):
-                report.problems.append(
-                    Problem("spec/rules.md", 0, "", f"rule {rule_id} is covered by no case")
-                )
+        report.problems.extend(_uncovered(rules, report.coverage))
     report.problems.sort(key=lambda p: (p.file, p.line, p.pointer, p.message))
     return report

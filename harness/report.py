@@ -12,9 +12,10 @@ from fiveup import PROTOCOL_VERSION, SUITE_VERSION
 from fiveup.contract.engine import JSON
 
 from .certify import Outcome, Run, Verdict
+from .levels import LEVELS
 from .rules import spec_sections
 
-_ORDER = ("scoring", "layout", "round", "match")
+_ORDER = tuple(level.value for level in LEVELS)
 
 
 def layout_text(layout: JSON) -> str:
@@ -32,15 +33,8 @@ def layout_text(layout: JSON) -> str:
 
 
 def _observed_layout(outcome: Outcome) -> str:
-    obs = outcome.result.observation
-    if not isinstance(obs, dict):
-        return ""
-    if "layout" in obs:
-        return layout_text(obs["layout"])
-    state = obs.get("state")
-    if isinstance(state, dict):
-        return layout_text(state.get("layout"))
-    return ""
+    result = outcome.result
+    return layout_text(LEVELS[result.case.level].layout_of(result.observation))
 
 
 def plural(n: int, noun: str) -> str:
@@ -83,9 +77,7 @@ def summary_line(run: Run) -> str:
     return f"{', '.join(parts)}: {verdict}"
 
 
-def text_report(run: Run, engine_args: list[str]) -> str:
-    """The human-readable report."""
-    out: list[str] = []
+def _header(run: Run) -> list[str]:
     info = run.engine
     who = (
         f"{info['name']} {info['version']} (protocol {info['protocol']}, levels "
@@ -93,38 +85,77 @@ def text_report(run: Run, engine_args: list[str]) -> str:
         if info
         else "unknown engine"
     )
-    out.append(f"Five Up conformance suite {SUITE_VERSION} (protocol {PROTOCOL_VERSION})")
-    out.append(f"engine: {who}")
+    out = [
+        f"Five Up conformance suite {SUITE_VERSION} (protocol {PROTOCOL_VERSION})",
+        f"engine: {who}",
+    ]
     if run.handshake_error:
         out.append(f"engine failed: {run.handshake_error}")
     out.append(
         f"corpus: {run.corpus.digest} ({len(run.corpus.cases)} cases in "
         f"{len(run.corpus.files)} files); selected {len(run.outcomes)}"
     )
+    return out
+
+
+def _unsupported_note(outcomes: list[Outcome]) -> str:
+    unsupported = sum(o.verdict is Verdict.UNSUPPORTED for o in outcomes)
+    return f"  ({unsupported} unsupported)" if unsupported else ""
+
+
+def _tallies(run: Run) -> list[str]:
     by_level: dict[str, list[Outcome]] = defaultdict(list)
     by_section: dict[str, list[Outcome]] = defaultdict(list)
     for o in run.outcomes:
         by_level[o.result.case.level.value].append(o)
         for section in o.result.case.sections():
             by_section[section].append(o)
-    out.append("")
-    out.append("by level (passed/selected):")
-    for level in _ORDER:
-        if level in by_level:
-            unsupported = sum(o.verdict is Verdict.UNSUPPORTED for o in by_level[level])
-            note = f"  ({unsupported} unsupported)" if unsupported else ""
-            out.append(f"  {level:<8} {_tally(by_level[level]):>8}{note}")
+    out = ["", "by level (passed/selected):"]
+    out.extend(
+        f"  {level:<8} {_tally(by_level[level]):>8}{_unsupported_note(by_level[level])}"
+        for level in _ORDER
+        if level in by_level
+    )
     out.append("by spec section (passed/selected):")
     titles = spec_sections()
     for section in sorted(by_section):
         title = titles[section].title if section in titles else ""
-        unsupported = sum(o.verdict is Verdict.UNSUPPORTED for o in by_section[section])
-        note = f"  ({unsupported} unsupported)" if unsupported else ""
+        note = _unsupported_note(by_section[section])
         out.append(f"  {section:<4} {_tally(by_section[section]):>8}  {title}{note}")
-    bad = [o for o in run.outcomes if o.verdict is not Verdict.PASSED]
+    return out
+
+
+def _case_lines(o: Outcome, engine_args: list[str]) -> list[str]:
+    """The block that tells one case that did not pass."""
+    case = o.result.case
+    out = [
+        "",
+        f"{o.verdict.value.upper()}: {case.id}  ({case.file}:{case.line})",
+        f"  {case.title}",
+        f"  rules: {', '.join(case.rules)}",
+    ]
+    if o.verdict is Verdict.XPASSED:
+        out.append(
+            f"  listed as an expected failure ({o.reason}) but it passes now: "
+            "remove it from the list"
+        )
+    elif o.verdict is Verdict.XFAILED:
+        out.append(f"  expected failure: {o.reason}")
+    if o.result.message and not o.result.differences:
+        out.append(f"  {o.result.message}")
+    out.extend(f"  {diff.text}" for diff in o.result.differences)
+    shown = _observed_layout(o)
+    if shown and o.verdict is Verdict.FAILED:
+        out.append(f"  engine's layout: {shown}")
+    out.append(f"  rerun: {rerun_command(engine_args, case.id)}")
+    return out
+
+
+def _not_passed(run: Run, engine_args: list[str]) -> list[str]:
+    out: list[str] = []
     first_with: dict[str, str] = {}
-    for o in bad:
-        if o.verdict is Verdict.UNSUPPORTED:
+    for o in run.outcomes:
+        if o.verdict in (Verdict.PASSED, Verdict.UNSUPPORTED):
             continue
         case = o.result.case
         seen = first_with.get(o.result.message) if not o.result.differences else None
@@ -134,33 +165,28 @@ def text_report(run: Run, engine_args: list[str]) -> str:
             continue
         if o.result.message and not o.result.differences:
             first_with.setdefault(o.result.message, case.id)
-        out.append("")
-        out.append(f"{o.verdict.value.upper()}: {case.id}  ({case.file}:{case.line})")
-        out.append(f"  {case.title}")
-        out.append(f"  rules: {', '.join(case.rules)}")
-        if o.verdict is Verdict.XPASSED:
-            out.append(
-                f"  listed as an expected failure ({o.reason}) but it passes now: "
-                "remove it from the list"
-            )
-        elif o.verdict is Verdict.XFAILED:
-            out.append(f"  expected failure: {o.reason}")
-        if o.result.message and not o.result.differences:
-            out.append(f"  {o.result.message}")
-        for diff in o.result.differences:
-            out.append(f"  {diff.text}")
-        shown = _observed_layout(o)
-        if shown and o.verdict is Verdict.FAILED:
-            out.append(f"  engine's layout: {shown}")
-        out.append(f"  rerun: {rerun_command(engine_args, case.id)}")
+        out.extend(_case_lines(o, engine_args))
+    return out
+
+
+def _declined(run: Run) -> list[str]:
     declined = [o for o in run.outcomes if o.verdict is Verdict.UNSUPPORTED]
-    if declined:
-        out.append("")
-        reasons = Counter(o.result.message for o in declined)
-        for reason, n in sorted(reasons.items()):
-            out.append(f"unsupported ({n}): {reason}")
-    out.append("")
-    out.append(summary_line(run))
+    if not declined:
+        return []
+    reasons = Counter(o.result.message for o in declined)
+    return ["", *(f"unsupported ({n}): {reason}" for reason, n in sorted(reasons.items()))]
+
+
+def text_report(run: Run, engine_args: list[str]) -> str:
+    """The human-readable report."""
+    out = [
+        *_header(run),
+        *_tallies(run),
+        *_not_passed(run, engine_args),
+        *_declined(run),
+        "",
+        summary_line(run),
+    ]
     return "\n".join(out) + "\n"
 
 

@@ -208,15 +208,17 @@ def test_a_refusal_is_checked_against_a_replay_of_the_accepted_prefix() -> None:
         "error": None,
     }
     engine = Scripted([refused, before_same])
-    result = run_case(engine, deck_case({"error": {"at": 1, "rule": "DRW-1"}}), engine.levels,
-                      check_shape=lenient)
+    result = run_case(
+        engine, deck_case({"error": {"at": 1, "rule": "DRW-1"}}), engine.levels, check_shape=lenient
+    )
     assert result.status is Status.PASS
     assert engine.requests[1][1]["actions"] == ["0 play [0|0]"]
 
     before_other = {**before_same, "state": {"turn": 1, "hands": [["[0|1]", "[5|6]"]]}}
     engine = Scripted([refused, before_other])
-    result = run_case(engine, deck_case({"error": {"at": 1, "rule": "DRW-1"}}), engine.levels,
-                      check_shape=lenient)
+    result = run_case(
+        engine, deck_case({"error": {"at": 1, "rule": "DRW-1"}}), engine.levels, check_shape=lenient
+    )
     assert result.status is Status.FAIL
     assert [d.path for d in result.differences] == ["/state"]
     assert "changed the game" in result.differences[0].note
@@ -235,9 +237,53 @@ def test_every_level_compares_without_crashing_on_an_empty_observation(level: Le
 
 
 def test_a_value_the_rules_forbid_is_a_failure_not_a_protocol_error() -> None:
-    layout_case = case(Level.LAYOUT, {"placements": ["[1|6]"]},
-                       {"steps": [{"sum": 7, "credit": 0}]})
+    layout_case = case(
+        Level.LAYOUT, {"placements": ["[1|6]"]}, {"steps": [{"sum": 7, "credit": 0}]}
+    )
     wrong = {**LAYOUT_OBS, "steps": [{"sum": 7, "credit": 7, "displayed": 1}]}
     result = run_case(Scripted([wrong]), layout_case, ["layout"])
     assert result.status is Status.FAIL, result.message
     assert [d.text for d in result.differences] == ["/steps/0/credit: expected 0, got 7"]
+
+
+def test_a_layout_refusal_is_replayed_with_the_placements_before_it() -> None:
+    refused = {**LAYOUT_OBS, "error": {"at": 2, "rule": "LAY-1", "message": "no fit"}}
+    before = {**LAYOUT_OBS, "error": None}
+    engine = Scripted([refused, before])
+    given = {"placements": ["[1|4]", "[1|1]@[1|4]:low", "[6|6]@[1|1]:line-b"]}
+    refusal = case(Level.LAYOUT, given, {"error": {"at": 2, "rule": "LAY-1"}})
+    assert run_case(engine, refusal, engine.levels).status is Status.PASS
+    assert engine.requests[1] == ("layout", {"placements": given["placements"][:2]})
+
+    moved = {**before, "layout": {**LAYOUT_OBS["layout"], "sum": 12}}
+    engine = Scripted([refused, moved])
+    result = run_case(engine, refusal, engine.levels)
+    assert [d.path for d in result.differences] == ["/layout"]
+
+
+def test_a_match_refusal_is_not_replayed() -> None:
+    observation = {
+        "rounds": [],
+        "over": False,
+        "winner": None,
+        "scores": [0, 0],
+        "error": {"round": 0, "at": 0, "rule": "OPN-1", "message": "who opens?"},
+    }
+    engine = Scripted([observation])
+    refusal = case(
+        Level.MATCH,
+        {"players": 2, "rounds": []},
+        {"error": {"round": 0, "at": 0, "rule": "OPN-1"}},
+    )
+    assert run_case(engine, refusal, engine.levels, check_shape=lenient).status is Status.PASS
+    assert len(engine.requests) == 1
+
+
+def test_the_runner_and_the_comparator_share_one_difference() -> None:
+    from fiveup.harness import compare as comparator
+    from fiveup.harness import runner
+
+    assert runner.Difference is comparator.Difference
+    assert compare(Level.SCORING, {"value": True}, {"value": 1}) == [
+        comparator.Difference("/value", True, 1)
+    ]

@@ -1,0 +1,307 @@
+"""How a case's expectations are compared with an observation: the table of spec/fixtures.md.
+
+``spec/fixtures.md`` ("How expectations are compared") lists, for each key an expectation may
+name, the levels it appears at and the kind of comparison it gets. :data:`TABLE` is that table
+as data, row for row (``tests/test_compare.py`` holds the two together), and :func:`compare`
+walks an expectation through it: each key the case names is compared by the kind of its row,
+and the kinds that hold keys of their own (a ``state``, a ``layout``, a ``rounds`` entry) hand
+those keys back to the table or to their own parts.
+
+What a level compares at the top of its expectation, and which ``error`` keys, is the level's
+business (:mod:`fiveup.harness.levels`); the walk itself knows no level.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from fiveup.contract.engine import JSON, Level
+
+__all__ = [
+    "ENTRY_PARTS",
+    "LAYOUT_PARTS",
+    "MISSING",
+    "STATE_PARTS",
+    "TABLE",
+    "Difference",
+    "Kind",
+    "Row",
+    "compare",
+    "rows_for",
+]
+
+MISSING: Final = "<missing>"
+"""The actual value of a key the observation does not have."""
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """One expected value the engine did not produce."""
+
+    path: str
+    expected: JSON
+    actual: JSON
+    note: str = ""
+
+    @property
+    def text(self) -> str:
+        """``/path: expected X, got Y``."""
+        extra = f" ({self.note})" if self.note else ""
+        return (
+            f"{self.path or '/'}: expected {_show(self.expected)}, got {_show(self.actual)}{extra}"
+        )
+
+    def to_json(self) -> dict[str, JSON]:
+        """The difference as a JSON object."""
+        return {
+            "path": self.path,
+            "expected": self.expected,
+            "actual": self.actual,
+            "note": self.note,
+        }
+
+
+def _show(value: JSON) -> str:
+    if value == MISSING:
+        return "nothing"
+    text = repr(value) if not isinstance(value, str) else value
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+# --------------------------------------------------------------------------- the kinds
+
+Compare = Callable[["_Walk", str, str, JSON, JSON], None]
+"""One kind of comparison: ``(walk, path, key, expected, actual)``; differences go to the walk."""
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """A kind of comparison, named by the words spec/fixtures.md uses for it."""
+
+    name: str
+    words: tuple[str, ...]
+    """Words the table's ``comparison`` cell says for this kind (each appears in its row)."""
+    compare: Compare = field(repr=False)
+    always: bool = False
+    """Compared even when the case does not name the key (``error``: not named means none)."""
+
+
+def _get(obj: JSON, key: str) -> JSON:
+    return obj.get(key, MISSING) if isinstance(obj, dict) else MISSING
+
+
+def _same(expected: JSON, actual: JSON) -> bool:
+    # JSON keeps true and 1 apart; Python's == does not.
+    return bool(expected == actual) and isinstance(expected, bool) == isinstance(actual, bool)
+
+
+def _key(value: JSON) -> str:
+    return repr(value)
+
+
+def _exact(w: _Walk, path: str, key: str, exp: JSON, act: JSON) -> None:
+    if not _same(exp, act):
+        w.add(path, exp, act)
+
+
+def _each_exactly(w: _Walk, path: str, key: str, exp: Mapping[str, JSON], act: JSON) -> None:
+    """Partial: only the keys the case names, each exactly."""
+    for name, value in exp.items():
+        _exact(w, f"{path}/{name}", name, value, _get(act, name))
+
+
+def _as_set(w: _Walk, path: str, key: str, exp: list[JSON], act: JSON) -> None:
+    if not isinstance(act, list):
+        w.add(path, exp, act, "not a list")
+    elif Counter(map(_key, exp)) != Counter(map(_key, act)):
+        w.add(path, sorted(exp, key=_key), sorted(act, key=_key), "order does not matter")
+
+
+def _points(w: _Walk, path: str, key: str, exp: Mapping[str, int], act: JSON) -> None:
+    if not isinstance(act, dict):
+        w.add(path, exp, act, "not a mapping")
+        return
+    for point in sorted(set(exp) | set(act)):
+        e, a = exp.get(point, MISSING), act.get(point, MISSING)
+        if e == MISSING:
+            w.add(f"{path}/{point}", e, a, "the engine offers a point the rules do not open")
+        elif a == MISSING:
+            w.add(f"{path}/{point}", e, a, "an available point the engine does not offer")
+        elif e != a:
+            w.add(f"{path}/{point}", e, a)
+
+
+def _entries(w: _Walk, path: str, key: str, exp: Sequence[Mapping[str, JSON]], act: JSON) -> None:
+    if not isinstance(act, list):
+        w.add(path, f"{len(exp)} entries", act, "not a list")
+        return
+    if len(exp) != len(act):
+        w.add(path, f"{len(exp)} entries", f"{len(act)} entries")
+    parts = ENTRY_PARTS.get(key)
+    for i, (e, a) in enumerate(zip(exp, act, strict=False)):
+        if parts is None:
+            _each_exactly(w, f"{path}/{i}", key, e, a)
+        else:
+            w.walk(f"{path}/{i}", parts, e, a)
+
+
+def _partial(w: _Walk, path: str, key: str, exp: Mapping[str, JSON], act: JSON) -> None:
+    """Partial: the keys with a row of their own by it (``as below``), every other exactly."""
+    for name, value in exp.items():
+        kind = w.kind_of(name) if name in STATE_PARTS else EXACT
+        kind.compare(w, f"{path}/{name}", name, value, _get(act, name))
+
+
+def _hands(w: _Walk, path: str, key: str, exp: list[list[JSON]], act: JSON) -> None:
+    if not isinstance(act, list) or len(act) != len(exp):
+        w.add(path, exp, act)
+        return
+    for i, (e, a) in enumerate(zip(exp, act, strict=True)):
+        _as_set(w, f"{path}/{i}", key, e, a)
+
+
+def _result(w: _Walk, path: str, key: str, exp: JSON, act: JSON) -> None:
+    if not isinstance(exp, dict):
+        _exact(w, path, key, exp, act)
+    elif not isinstance(act, dict):
+        w.add(path, exp, act, "the round is not over")
+    else:
+        _each_exactly(w, path, key, exp, act)
+
+
+def _layout(w: _Walk, path: str, key: str, exp: Mapping[str, JSON], act: JSON) -> None:
+    for name, value in exp.items():
+        kind = LAYOUT_PARTS.get(name, EXACT)
+        kind.compare(w, f"{path}/{name}", name, value, _get(act, name))
+
+
+def _error(w: _Walk, path: str, key: str, want: JSON, got: JSON) -> None:
+    if want is None:
+        if got not in (None, MISSING):
+            w.add(path, None, got, "the engine refused an action the rules allow")
+        return
+    if not isinstance(got, dict):
+        w.add(path, want, got, "the engine accepted an action the rules forbid")
+        return
+    for name in w.error_keys:
+        _exact(w, f"{path}/{name}", name, want[name], _get(got, name))
+
+
+EXACT: Final = Kind("exact", ("exact",), _exact)
+"""Equal values: numbers, texts, true, false and null exactly (true is not 1); lists in order."""
+ENTRIES: Final = Kind("entries", ("a list of entries", "exactly as many entries"), _entries)
+"""As many entries as the case lists; each entry partial (see :data:`ENTRY_PARTS`)."""
+PARTIAL: Final = Kind("partial", ("partial", "only the keys it names"), _partial)
+"""Only the keys the case names; those of :data:`STATE_PARTS` by their rows, others exactly."""
+HANDS: Final = Kind("hands", ("one entry per seat", "as a set"), _hands)
+"""One hand per seat (the count checked); each hand a set."""
+RESULT: Final = Kind("result", ("`null`", "an object", "only the keys named"), _result)
+"""``null`` exactly; an object: the engine's is an object too, and the named keys exactly."""
+LIST: Final = Kind("list", ("as lists",), _exact)
+"""A list in its order (placement order): exactly."""
+SET: Final = Kind("set", ("as a set",), _as_set)
+"""A list whose order does not matter."""
+MULTISET: Final = Kind("multiset", ("as a multiset",), _as_set)
+"""A list whose order does not matter and where an entry may repeat (counted)."""
+POINTS: Final = Kind("points", ("exact mapping both ways",), _points)
+"""Every point the case names with its value, and no other point."""
+LAYOUT_PARTS: Final[Mapping[str, Kind]] = {
+    "tiles": LIST,
+    "connections": LIST,
+    "spinners": SET,
+    "contributions": MULTISET,
+    "points": POINTS,
+    "sum": EXACT,
+}
+"""The keys of a layout and their kinds (any other key the case names: exactly)."""
+LAYOUT: Final = Kind(
+    "layout",
+    ("partial", "only the keys it names", *(w for k in LAYOUT_PARTS.values() for w in k.words)),
+    _layout,
+)
+"""Partial: only the keys the case names, each by its kind of :data:`LAYOUT_PARTS`."""
+ERROR: Final = Kind("error", ("always checked", "never compared"), _error, always=True)
+"""Named: an object whose error keys (the level's) equal the case's; not named: null."""
+
+ENTRY_PARTS: Final[Mapping[str, tuple[str, ...]]] = {"rounds": ("events", "state")}
+"""Lists whose entries hold keys compared by their own rows (in this order; no other key).
+An entry of any other list is partial, each key it names exactly."""
+STATE_PARTS: Final = ("hands", "layout", "result")
+"""The keys of a ``state`` compared by their own rows (``as below``); the others exactly."""
+
+
+# --------------------------------------------------------------------------- the table
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One row of the table: the keys, the levels they appear at, their kind of comparison."""
+
+    keys: tuple[str, ...]
+    levels: tuple[Level, ...]
+    kind: Kind
+
+
+_ALL_BUT_SCORING: Final = (Level.LAYOUT, Level.ROUND, Level.MATCH)
+_ROUNDS: Final = (Level.ROUND, Level.MATCH)
+
+TABLE: Final[tuple[Row, ...]] = (
+    Row(("value",), (Level.SCORING,), EXACT),
+    Row(("steps", "events", "rounds"), _ALL_BUT_SCORING, ENTRIES),
+    Row(("state",), _ROUNDS, PARTIAL),
+    Row(("hands",), _ROUNDS, HANDS),
+    Row(("result",), _ROUNDS, RESULT),
+    Row(("layout",), _ALL_BUT_SCORING, LAYOUT),
+    Row(("over", "winner", "scores"), (Level.MATCH,), EXACT),
+    Row(("error",), _ALL_BUT_SCORING, ERROR),
+)
+"""spec/fixtures.md, "How expectations are compared", row for row."""
+
+
+def rows_for(level: Level) -> tuple[Row, ...]:
+    """The rows of the table that apply at ``level``, in the table's order."""
+    return tuple(row for row in TABLE if level in row.levels)
+
+
+# --------------------------------------------------------------------------- the walk
+
+
+@dataclass(slots=True)
+class _Walk:
+    rows: Mapping[str, Kind]
+    error_keys: tuple[str, ...]
+    found: list[Difference] = field(default_factory=list)
+
+    def add(self, path: str, expected: JSON, actual: JSON, note: str = "") -> None:
+        self.found.append(Difference(path, expected, actual, note))
+
+    def kind_of(self, key: str) -> Kind:
+        return self.rows[key]
+
+    def walk(self, path: str, keys: Iterable[str], exp: Mapping[str, JSON], act: JSON) -> None:
+        """Compare the keys in this order, each the case names by its row."""
+        for key in keys:
+            kind = self.kind_of(key)
+            if key in exp or kind.always:
+                kind.compare(self, f"{path}/{key}", key, exp.get(key), _get(act, key))
+
+
+def compare(
+    rows: Sequence[Row],
+    keys: Sequence[str],
+    error_keys: tuple[str, ...],
+    expect: Mapping[str, JSON],
+    observation: JSON,
+) -> list[Difference]:
+    """Every difference between an expectation and an observation.
+
+    ``keys`` are the keys compared at the top of the expectation, in order; each is compared by
+    its row of ``rows`` (those of one level), ``error`` with ``error_keys``.
+    """
+    by_key = {key: row.kind for row in rows for key in row.keys}
+    w = _Walk(by_key, error_keys)
+    w.walk("", keys, expect, observation)
+    return w.found

@@ -1,0 +1,164 @@
+"""Everything the harness does differently for each level, in one record per level.
+
+A case needs one level (:class:`fiveup.contract.engine.Level`); the level decides how the
+request is built from the case (spec/protocol.md), which schema its observation follows, what
+of its expectation is compared and how (spec/fixtures.md), how a refusal is replayed, and where
+the report finds a layout to show. :data:`LEVELS` holds one :class:`LevelSpec` for each, so
+the runner, the corpus and the report look the level up instead of branching on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final
+
+from fiveup.contract.engine import JSON, Level
+from fiveup.contract.players import side_count
+
+from .compare import Difference, Row, compare, rows_for
+
+__all__ = ["LEVELS", "LevelSpec"]
+
+
+@dataclass(frozen=True, slots=True)
+class LevelSpec:
+    """What one level is to the harness."""
+
+    level: Level
+    request: Callable[[Mapping[str, JSON]], dict[str, JSON]]
+    """Builds the request's ``given`` (spec/protocol.md) from a case's ``given``."""
+    schema: str
+    """The protocol schema its observation follows (``observation-<level>``)."""
+    expects: tuple[str, ...]
+    """The keys at the top of its expectation, in the order they are compared."""
+    error_keys: tuple[str, ...]
+    """The keys of a named ``error`` compared with the engine's (never ``message``)."""
+    script: str | None
+    """The request's list of placements or actions, cut before a refused one for the replay
+    that checks the refusal left the game unchanged; None: a refusal is not replayed."""
+    replayed: tuple[str, ...]
+    """The keys of the observation the replay must leave exactly as they were."""
+    layout_at: tuple[str, ...] | None
+    """Where a layout sits in its observation (the keys leading to it); None: nowhere."""
+    rows: tuple[Row, ...]
+    """The rows of the comparison table (spec/fixtures.md) that apply at this level."""
+
+    def compare(self, expect: Mapping[str, JSON], observation: JSON) -> list[Difference]:
+        """Every difference between a case's expectations and an engine's observation."""
+        return compare(self.rows, self.expects, self.error_keys, expect, observation)
+
+    def prefix(self, given: Mapping[str, JSON], at: int) -> dict[str, JSON]:
+        """The request ``given`` with its script cut before the action at index ``at``."""
+        if self.script is None:
+            raise ValueError(f"a {self.level.value} case is not replayed")
+        cut = dict(given)
+        cut[self.script] = list(given[self.script])[:at]
+        return cut
+
+    def layout_of(self, observation: JSON) -> JSON:
+        """The layout of an observation, or None when it has none (or is not an object)."""
+        if self.layout_at is None:
+            return None
+        value = observation
+        for key in self.layout_at:
+            if not isinstance(value, dict):
+                return None
+            value = value.get(key)
+        return value
+
+
+# --------------------------------------------------------------------------- requests
+
+
+def _as_given(given: Mapping[str, JSON]) -> dict[str, JSON]:
+    return dict(given)
+
+
+def _deck(start: Mapping[str, JSON]) -> list[JSON]:
+    deck: list[JSON] = [tile for hand in start["hands"] for tile in hand]
+    deck.extend(start["boneyard"])
+    return deck
+
+
+def _scores(given: Mapping[str, JSON]) -> list[JSON]:
+    return list(given.get("scores", [0] * side_count(given["players"])))
+
+
+def _round_request(given: Mapping[str, JSON]) -> dict[str, JSON]:
+    return {
+        "players": given["players"],
+        "deck": _deck(given),
+        "opener": given["opener"],
+        "scores": _scores(given),
+        "actions": list(given["actions"]),
+    }
+
+
+def _match_round(start: Mapping[str, JSON]) -> dict[str, JSON]:
+    item: dict[str, JSON] = {"deck": _deck(start), "actions": list(start["actions"])}
+    if "opener" in start:
+        item["opener"] = start["opener"]
+    return item
+
+
+def _match_request(given: Mapping[str, JSON]) -> dict[str, JSON]:
+    return {
+        "players": given["players"],
+        "scores": _scores(given),
+        "rounds": [_match_round(r) for r in given["rounds"]],
+    }
+
+
+# --------------------------------------------------------------------------- the registry
+
+LEVELS: Final[Mapping[Level, LevelSpec]] = MappingProxyType(
+    {
+        Level.SCORING: LevelSpec(
+            level=Level.SCORING,
+            request=_as_given,
+            schema="observation-scoring",
+            expects=("value",),
+            error_keys=(),
+            script=None,
+            replayed=(),
+            layout_at=None,
+            rows=rows_for(Level.SCORING),
+        ),
+        Level.LAYOUT: LevelSpec(
+            level=Level.LAYOUT,
+            request=_as_given,
+            schema="observation-layout",
+            expects=("steps", "layout", "error"),
+            error_keys=("at", "rule"),
+            script="placements",
+            replayed=("steps", "layout"),
+            layout_at=("layout",),
+            rows=rows_for(Level.LAYOUT),
+        ),
+        Level.ROUND: LevelSpec(
+            level=Level.ROUND,
+            request=_round_request,
+            schema="observation-round",
+            expects=("events", "state", "error"),
+            error_keys=("at", "rule"),
+            script="actions",
+            replayed=("events", "state"),
+            layout_at=("state", "layout"),
+            rows=rows_for(Level.ROUND),
+        ),
+        Level.MATCH: LevelSpec(
+            level=Level.MATCH,
+            request=_match_request,
+            schema="observation-match",
+            expects=("rounds", "over", "winner", "scores", "error"),
+            error_keys=("round", "at", "rule"),
+            script=None,
+            replayed=(),
+            layout_at=None,
+            rows=rows_for(Level.MATCH),
+        ),
+    }
+)
+"""The record of every level."""

@@ -1,0 +1,182 @@
+"""The registry of levels: one record per level, and the harness's old branches as oracles.
+
+Before :mod:`fiveup.harness.levels` the runner, the corpus and the report each branched on the
+level. Those branches (at commit dcce518) are copied below, verbatim but for their names, and
+the records must answer as they did for every bundled case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fiveup.contract.engine import JSON, Level
+from fiveup.contract.players import side_count
+from fiveup.contract.schemas import SCHEMA_NAMES, observation_problem
+from fiveup.harness.corpus import Case, engine_given, load_corpus
+from fiveup.harness.levels import LEVELS, LevelSpec
+from fiveup.harness.runner import compare, schema_problem
+from fiveup.reference.engine import ReferenceEngine
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = load_corpus().cases
+ENGINE = ReferenceEngine()
+
+
+def _observation(case: Case) -> JSON:
+    return ENGINE.run(case.level.value, case.request())
+
+
+# --------------------------------------------------------------------------- oracles
+
+
+def _deck(start: Mapping[str, JSON]) -> list[JSON]:
+    deck: list[JSON] = [tile for hand in start["hands"] for tile in hand]
+    deck.extend(start["boneyard"])
+    return deck
+
+
+def old_engine_given(level: Level, given: Mapping[str, JSON]) -> dict[str, JSON]:
+    """Turn a case's ``given`` into the request ``given`` of spec/protocol.md."""
+    if level is Level.ROUND:
+        players = given["players"]
+        return {
+            "players": players,
+            "deck": _deck(given),
+            "opener": given["opener"],
+            "scores": list(given.get("scores", [0] * side_count(players))),
+            "actions": list(given["actions"]),
+        }
+    if level is Level.MATCH:
+        players = given["players"]
+        rounds: list[JSON] = []
+        for r in given["rounds"]:
+            item: dict[str, JSON] = {"deck": _deck(r), "actions": list(r["actions"])}
+            if "opener" in r:
+                item["opener"] = r["opener"]
+            rounds.append(item)
+        return {
+            "players": players,
+            "scores": list(given.get("scores", [0] * side_count(players))),
+            "rounds": rounds,
+        }
+    return dict(given)
+
+
+def old_prefix_request(level: Level, given: dict[str, JSON], at: int) -> dict[str, JSON]:
+    prefix = dict(given)
+    key = "placements" if level is Level.LAYOUT else "actions"
+    prefix[key] = list(given[key])[:at]
+    return prefix
+
+
+def old_observed_layout(obs: JSON) -> JSON:
+    """report._observed_layout, up to the layout it handed to layout_text."""
+    if not isinstance(obs, dict):
+        return ""
+    if "layout" in obs:
+        return obs["layout"]
+    state = obs.get("state")
+    if isinstance(state, dict):
+        return state.get("layout")
+    return ""
+
+
+# --------------------------------------------------------------------------- the records
+
+
+def test_there_is_one_record_for_every_level() -> None:
+    assert list(LEVELS) == list(Level)
+    for level, spec in LEVELS.items():
+        assert isinstance(spec, LevelSpec)
+        assert spec.level is level
+    with pytest.raises(TypeError):
+        LEVELS[Level.SCORING] = LEVELS[Level.LAYOUT]  # type: ignore[index]
+
+
+def test_each_level_names_its_observation_schema() -> None:
+    for level, spec in LEVELS.items():
+        assert spec.schema == f"observation-{level.value}"
+        assert spec.schema in SCHEMA_NAMES
+
+
+def test_the_shape_check_by_the_record_is_the_protocol_check() -> None:
+    for case in CASES:
+        observation = _observation(case)
+        assert schema_problem(case.level, observation) is None
+        for bad in ({}, None, {**observation, "extra": 1}):
+            assert schema_problem(case.level, bad) == observation_problem(case.level, bad)
+
+
+def test_requests_are_built_as_before_for_every_case() -> None:
+    for case in CASES:
+        new, old = engine_given(case.level, case.given), old_engine_given(case.level, case.given)
+        assert repr(new) == repr(old), case.id
+        assert repr(case.request()) == repr(old)
+
+
+def test_the_refusal_replay_cuts_the_same_script() -> None:
+    replayed = 0
+    for case in CASES:
+        spec = LEVELS[case.level]
+        error = case.expect.get("error")
+        if not isinstance(error, dict):
+            continue
+        if case.level in (Level.LAYOUT, Level.ROUND):
+            assert spec.script is not None
+            given = case.request()
+            old = old_prefix_request(case.level, given, error["at"])
+            assert repr(spec.prefix(given, error["at"])) == repr(old)
+            replayed += 1
+        else:
+            assert spec.script is None
+            with pytest.raises(ValueError, match="not replayed"):
+                spec.prefix(case.request(), 0)
+    assert replayed > 20
+
+
+def test_the_replayed_keys_and_the_error_keys_are_those_of_the_document() -> None:
+    text = " ".join((ROOT / "spec" / "fixtures.md").read_text(encoding="utf-8").split())
+    for level in (Level.LAYOUT, Level.ROUND):
+        keys = " and ".join(f"`{key}`" for key in LEVELS[level].replayed)
+        assert f"{keys} ({level.value} level)" in text
+    assert LEVELS[Level.SCORING].replayed == LEVELS[Level.MATCH].replayed == ()
+    assert LEVELS[Level.LAYOUT].error_keys == LEVELS[Level.ROUND].error_keys == ("at", "rule")
+    assert LEVELS[Level.MATCH].error_keys == ("round", "at", "rule")
+    assert "(and `round`, in a match)" in text
+
+
+def test_the_replayed_keys_are_keys_of_the_observation() -> None:
+    for case in CASES:
+        observation = _observation(case)
+        assert all(key in observation for key in LEVELS[case.level].replayed)
+        assert all(key in observation for key in LEVELS[case.level].expects if key != "value")
+
+
+def test_the_layout_is_found_where_the_report_found_it() -> None:
+    shown = 0
+    for case in CASES:
+        observation = _observation(case)
+        new = LEVELS[case.level].layout_of(observation)
+        old = old_observed_layout(observation)
+        assert (new or "") == (old or ""), case.id
+        shown += new is not None
+    assert shown == sum(c.level in (Level.LAYOUT, Level.ROUND) for c in CASES)
+
+
+@pytest.mark.parametrize("level", list(Level), ids=lambda level: level.value)
+@pytest.mark.parametrize("garbage", [None, [], "x", {}, {"state": 3}, {"state": {}}, {"layout": 1}])
+def test_a_layout_is_looked_up_without_crashing(level: Level, garbage: Any) -> None:
+    found = LEVELS[level].layout_of(garbage)
+    assert found is None or found == 1 or found == {}
+
+
+def test_the_record_compares_as_the_runner_does() -> None:
+    for case in CASES:
+        observation: Mapping[str, JSON] = {}
+        assert LEVELS[case.level].compare(case.expect, observation) == compare(
+            case.level, case.expect, observation
+        )
