@@ -7,19 +7,31 @@ re-exports under their 1.0 names: :mod:`.engines` (finding and opening engines),
 
 from __future__ import annotations
 
+import enum
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from fiveup.contract.engine import Engine, EngineInfo
+from fiveup.contract.engine import Engine, EngineInfo, Level
+from fiveup.errors import EngineError, UsageError
 
 from .corpus import Case, Corpus
-from .engines import ENTRY_POINT_GROUP, TimedEngine, handshake, load_engine, open_engine
+from .engines import (
+    ENTRY_POINT_GROUP,
+    TimedEngine,
+    handshake,
+    load_engine,
+    open_engine,
+    startup_hint,
+)
 from .expectations import Outcome, Verdict, judge, load_expected_failures
-from .runner import CaseResult, Status, run_case
+from .runner import run_case
 from .selection import keyword_matcher, select
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "Conclusion",
+    "Counts",
     "Outcome",
     "Run",
     "TimedEngine",
@@ -35,19 +47,118 @@ __all__ = [
 ]
 
 
+class Conclusion(enum.Enum):
+    """What a whole run concludes (``spec/README.md``, "Conformance"); the value is its words."""
+
+    CONFORMS = "CONFORMS"
+    """Every selected case of every declared level passed (optional ones may be declined)."""
+    NO_NEW_FAILURES = "NO NEW FAILURES"
+    """As CONFORMS but for failures the baseline lists: never called conforming."""
+    DOES_NOT_CONFORM = "DOES NOT CONFORM"
+    """A case of a declared level failed, errored or was declined, or a baseline entry passes."""
+    NOTHING_CHECKED = "NOTHING CHECKED"
+    """No case was checked: no declared level, every case declined, or no engine to ask."""
+
+    @property
+    def exit_code(self) -> int:
+        """0 for CONFORMS and NO NEW FAILURES, 1 otherwise."""
+        return 0 if self in (Conclusion.CONFORMS, Conclusion.NO_NEW_FAILURES) else 1
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """How many cases ended in each verdict."""
+
+    passed: int = 0
+    failed: int = 0
+    errored: int = 0
+    unsupported: int = 0
+    xfailed: int = 0
+    xpassed: int = 0
+
+    @staticmethod
+    def of(outcomes: Sequence[Outcome]) -> Counts:
+        """The counts of ``outcomes``."""
+        c = Counter(o.verdict for o in outcomes)
+        return Counts(
+            c[Verdict.PASSED],
+            c[Verdict.FAILED],
+            c[Verdict.ERRORED],
+            c[Verdict.UNSUPPORTED],
+            c[Verdict.XFAILED],
+            c[Verdict.XPASSED],
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Run:
-    """A whole certification run."""
+    """A whole certification run.
+
+    ``selection`` describes how the cases were chosen when they are not the whole bundled
+    corpus (``-k credit: 12 of 197 cases``), else it is empty; ``baseline`` is the number of
+    entries of the expected-failures file.
+    """
 
     engine: EngineInfo | None
     handshake_error: str
     corpus: Corpus
     outcomes: tuple[Outcome, ...]
+    selection: str = ""
+    baseline: int = 0
+    hint: str = ""
+    selected: int = -1
+    """How many cases were selected (-1: as many as were run)."""
+    """For an engine that could not start: what usually causes its failure."""
+
+    @property
+    def counts(self) -> Counts:
+        """How many cases ended in each verdict."""
+        return Counts.of(self.outcomes)
+
+    @property
+    def declared_levels(self) -> list[str]:
+        """The levels the engine declares, in the order of the protocol."""
+        declared = set(self.engine["levels"]) if self.engine else set()
+        return [level.value for level in Level if level.value in declared]
+
+    @property
+    def unclaimed_levels(self) -> list[str]:
+        """The levels the engine does not declare."""
+        return [level.value for level in Level if level.value not in self.declared_levels]
+
+    def declined(self) -> list[Outcome]:
+        """Unsupported cases of declared levels that are not optional: they fail the run."""
+        declared = set(self.declared_levels)
+        return [
+            o
+            for o in self.outcomes
+            if o.verdict is Verdict.UNSUPPORTED
+            and o.result.case.level.value in declared
+            and not o.result.case.optional
+        ]
+
+    @property
+    def conclusion(self) -> Conclusion:
+        """What the run concludes."""
+        counts = self.counts
+        checked = len(self.outcomes) - counts.unsupported
+        if self.engine is None or checked == 0:
+            return Conclusion.NOTHING_CHECKED
+        if counts.failed or counts.errored or counts.xpassed or self.declined():
+            return Conclusion.DOES_NOT_CONFORM
+        if counts.xfailed:
+            return Conclusion.NO_NEW_FAILURES
+        return Conclusion.CONFORMS
+
+    @property
+    def exit_code(self) -> int:
+        """0 when the run conforms or has no new failures, else 1."""
+        return self.conclusion.exit_code
 
     @property
     def ok(self) -> bool:
-        """True when no case failed, errored or unexpectedly passed."""
-        return not any(o.verdict.bad for o in self.outcomes)
+        """True when the exit code is 0."""
+        return self.exit_code == 0
 
 
 def certify(
@@ -56,22 +167,28 @@ def certify(
     cases: Sequence[Case],
     expected_failures: Mapping[str, str] | None = None,
     on_result: Callable[[Outcome], None] | None = None,
+    *,
+    selection: str = "",
 ) -> Run:
-    """Run ``cases`` against ``engine``; an engine that fails its handshake errs every case."""
+    """Run ``cases`` against ``engine``.
+
+    An engine that cannot start or complete its handshake runs no case: the run says why once.
+    """
     xfails = expected_failures or {}
     try:
-        info: EngineInfo | None = handshake(engine)
-        failure = ""
-    except Exception as exc:  # an untrusted engine may fail in any way
-        info, failure = None, f"handshake failed: {exc}"
+        info = handshake(engine)
+    except UsageError:
+        raise
+    except EngineError as exc:
+        hint = startup_hint(exc)
+        return Run(None, str(exc), corpus, (), selection, len(xfails), hint, len(cases))
+    except Exception as exc:  # an untrusted in-process engine may fail in any way
+        reason = f"info() raised {type(exc).__name__}: {exc}"
+        return Run(None, reason, corpus, (), selection, len(xfails), selected=len(cases))
     outcomes = []
     for case in cases:
-        if info is None:
-            result = CaseResult(case, Status.ERROR, message=failure)
-        else:
-            result = run_case(engine, case, info["levels"])
-        outcome = judge(result, xfails)
+        outcome = judge(run_case(engine, case, info["levels"]), xfails)
         outcomes.append(outcome)
         if on_result:
             on_result(outcome)
-    return Run(info, failure, corpus, tuple(outcomes))
+    return Run(info, "", corpus, tuple(outcomes), selection, len(xfails))

@@ -45,6 +45,8 @@ class Difference:
     expected: JSON
     actual: JSON
     note: str = ""
+    rule: str = ""
+    """The rule the difference is counted under (set by the runner, see attribution.py)."""
 
     @property
     def text(self) -> str:
@@ -61,6 +63,7 @@ class Difference:
             "expected": self.expected,
             "actual": self.actual,
             "note": self.note,
+            "rule": self.rule,
         }
 
 

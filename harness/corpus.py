@@ -34,6 +34,18 @@ class Case:
     description: str
     file: str
     line: int
+    tags: tuple[str, ...] = ()
+    """``optional``: a case of an optional feature, which an engine may decline."""
+
+    @property
+    def primary_rule(self) -> str:
+        """The rule the case exists to check: the first of its rules."""
+        return self.rules[0]
+
+    @property
+    def optional(self) -> bool:
+        """True for a case of an optional feature (tagged ``optional``)."""
+        return "optional" in self.tags
 
     @property
     def negative(self) -> bool:
@@ -84,6 +96,7 @@ def cases_of(src: SourceFile) -> Iterator[Case]:
             description=raw.get("description", ""),
             file=src.name,
             line=src.line_of(pointer(["cases", index])),
+            tags=tuple(raw.get("tags", ())),
         )
 
 

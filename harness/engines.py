@@ -19,11 +19,20 @@ from types import FrameType
 from typing import Any
 
 from fiveup import PROTOCOL_VERSION
-from fiveup.contract.engine import ENTRY_POINT_GROUP, JSON, Engine, EngineInfo
+from fiveup.contract.engine import DEFAULT_ENGINE, ENTRY_POINT_GROUP, JSON, Engine, EngineInfo
 from fiveup.contract.schemas import info_problem
 from fiveup.errors import EngineError, UsageError
 
-__all__ = ["ENTRY_POINT_GROUP", "TimedEngine", "handshake", "load_engine", "open_engine"]
+from .process import Failure, ProcessEngine, ProcessEngineError
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "TimedEngine",
+    "handshake",
+    "load_engine",
+    "open_engine",
+    "startup_hint",
+]
 
 
 def load_engine(name: str) -> Engine:
@@ -76,10 +85,8 @@ def open_engine(name: str | None, command: str | None, timeout: float) -> Engine
     A Python engine is wrapped in :class:`TimedEngine` so that a hang is cut off as well.
     """
     if command:
-        from .process import ProcessEngine
-
         return ProcessEngine(command, timeout=timeout)
-    return TimedEngine(load_engine(name or "reference"), timeout)
+    return TimedEngine(load_engine(name or DEFAULT_ENGINE), timeout)
 
 
 class TimedEngine:
@@ -121,9 +128,27 @@ class TimedEngine:
             return self.engine.run(level, given)
 
 
+_RETRIED = (Failure.CRASHED, Failure.TRUNCATED)
+
+
 def handshake(engine: Engine) -> EngineInfo:
-    """Ask the engine who it is; the answer is judged as its ``ready`` message would be."""
-    info = engine.info()
+    """Ask the engine who it is; the answer is judged as its ``ready`` message would be.
+
+    A process engine that crashes while starting is started again, as the protocol says, until
+    it has failed ``max_failed_starts`` times in a row. An engine command that cannot be
+    executed at all is the user's mistake: UsageError.
+    """
+    while True:
+        try:
+            info = engine.info()
+            break
+        except ProcessEngineError as exc:
+            if exc.kind is Failure.CANNOT_START and exc.not_executable:
+                raise UsageError(f"--engine-cmd: {exc.detail}") from None
+            if exc.kind not in _RETRIED or not isinstance(engine, ProcessEngine):
+                raise
+            if engine.failed_starts >= engine.max_failed_starts:
+                raise
     spoken = info.get("protocol", PROTOCOL_VERSION) if isinstance(info, dict) else None
     if spoken is not None and spoken != PROTOCOL_VERSION:
         raise EngineError(
@@ -133,3 +158,28 @@ def handshake(engine: Engine) -> EngineInfo:
     if problem is not None:
         raise EngineError(problem)
     return info
+
+
+_HINTS = {
+    Failure.TIMEOUT: "is each line flushed? An engine must flush stdout after every reply "
+    "(Python: print(..., flush=True); C: fflush(stdout)), or it waits forever",
+    Failure.NOT_JSON: "the engine wrote something that is not JSON on stdout: a banner, a "
+    "prompt or a log line? stdout carries protocol messages only; write the rest to stderr",
+    Failure.PROTOCOL_MISMATCH: "answer the start message with the protocol version the "
+    'harness speaks: {"ready": true, "protocol": 1, "engine": {...}}',
+    Failure.BAD_MESSAGE: 'the ready message is {"ready": true, "protocol": 1, '
+    '"engine": {"name": ..., "version": ..., "levels": [...]}} (spec/protocol.md)',
+    Failure.CRASHED: "the engine exited before it was ready: run the command by hand, or read "
+    "its stderr (shown above when it wrote any)",
+    Failure.UNREQUESTED_OUTPUT: "the engine wrote more than its ready message; stdout carries "
+    "one reply per request and nothing else",
+}
+
+
+def startup_hint(error: Exception) -> str:
+    """What usually causes an engine to fail before it is ready, for the report."""
+    if isinstance(error, ProcessEngineError):
+        return _HINTS.get(error.kind, "")
+    if "protocol version mismatch" in str(error):
+        return _HINTS[Failure.PROTOCOL_MISMATCH]
+    return ""

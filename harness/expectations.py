@@ -6,6 +6,9 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import yaml
 
 from fiveup.errors import UsageError
 
@@ -13,7 +16,7 @@ from .corpus import Corpus
 from .runner import CaseResult, Status
 from .sources import read_yaml
 
-__all__ = ["Outcome", "Verdict", "judge", "load_expected_failures"]
+__all__ = ["Outcome", "Verdict", "baseline_text", "judge", "load_expected_failures"]
 
 
 def load_expected_failures(path: Path, corpus: Corpus) -> dict[str, str]:
@@ -79,3 +82,23 @@ def judge(result: CaseResult, expected_failures: Mapping[str, str]) -> Outcome:
         Status.UNSUPPORTED: Verdict.UNSUPPORTED,
     }[result.status]
     return Outcome(result, verdict, reason or "")
+
+
+def baseline_text(run: Any) -> str:
+    """The failures of ``run`` as an expected-failures file: each with its first difference."""
+    lines = [
+        "# Expected failures, written by fiveup certify --write-expected-failures.",
+        "# A case listed here that passes again fails the run: remove it then.",
+    ]
+    for outcome in run.outcomes:
+        if outcome.verdict not in (Verdict.FAILED, Verdict.ERRORED, Verdict.XFAILED):
+            continue
+        result = outcome.result
+        reason = result.differences[0].text if result.differences else result.message
+        entry = yaml.safe_dump(
+            {result.case.id: reason.splitlines()[0] if reason else "fails"},
+            allow_unicode=True,
+            width=10_000,
+        )
+        lines.append(entry.rstrip())
+    return "\n".join(lines) + "\n"

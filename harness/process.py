@@ -50,6 +50,7 @@ __all__ = [
     "message_problem",
     "observation_problem",
     "protocol_schema",
+    "run_line",
 ]
 
 _REPLY_KINDS: Final = {"observation": dict, "unsupported": str, "errored": str}
@@ -98,11 +99,18 @@ class ProcessEngineError(EngineError):
     """An engine process misbehaved; ``kind`` says how, the message says what it did.
 
     ``exit_code`` is the engine's own exit status when it exited by itself (negative: killed
-    by that signal); ``stderr_tail`` is the end of what it wrote on stderr.
+    by that signal); ``stderr_tail`` is the end of what it wrote on stderr; ``not_executable``
+    is True when the command could not be executed at all (a missing program, no permission).
     """
 
     def __init__(
-        self, kind: Failure, detail: str, *, exit_code: int | None = None, stderr_tail: str = ""
+        self,
+        kind: Failure,
+        detail: str,
+        *,
+        exit_code: int | None = None,
+        stderr_tail: str = "",
+        not_executable: bool = False,
     ) -> None:
         """Describe a failure of ``kind``; ``detail`` says what the engine did."""
         message = f"{kind.value}: {detail}"
@@ -113,6 +121,7 @@ class ProcessEngineError(EngineError):
         self.detail = detail
         self.exit_code = exit_code
         self.stderr_tail = stderr_tail
+        self.not_executable = not_executable
 
 
 def _clip(text: str, limit: int) -> str:
@@ -210,6 +219,11 @@ class ProcessEngine:
     def starts(self) -> int:
         """How many engine processes were started so far (restarts included)."""
         return self._starts
+
+    @property
+    def failed_starts(self) -> int:
+        """How many starts in a row failed before a ready message (0 once one succeeds)."""
+        return self._failed_starts
 
     @property
     def stderr_tail(self) -> str:
@@ -337,6 +351,7 @@ class ProcessEngine:
             raise ProcessEngineError(
                 Failure.CANNOT_START,
                 f"cannot run {shlex.join(self.command)}: {exc.strerror or exc}",
+                not_executable=True,
             ) from exc
         self._starts += 1
         deadline = time.monotonic() + self.start_timeout
@@ -391,14 +406,7 @@ class ProcessEngine:
     def _exchange(
         self, proc: EngineProcess, seq: int, level: str, given: dict[str, JSON]
     ) -> dict[str, JSON]:
-        try:
-            request = json.dumps(
-                {"cmd": "run", "seq": seq, "level": level, "given": given},
-                separators=(",", ":"),
-                allow_nan=False,
-            )
-        except (TypeError, ValueError) as exc:
-            raise UsageError(f"the case's given is not JSON: {exc}") from exc
+        request = run_line(seq, level, given)
         self._nothing_unrequested(proc, seq)
         line = self._reply_line(proc, seq, level, request)
         reply = self._parse(proc, line, f"the reply to seq {seq}")
@@ -457,6 +465,18 @@ class ProcessEngine:
                 Failure.BAD_OBSERVATION, f"the {level} observation of seq {seq} {problem}"
             )
         return observation
+
+
+def run_line(seq: int, level: str, given: dict[str, JSON]) -> str:
+    """The ``run`` request line the harness sends (without its newline), compact JSON."""
+    try:
+        return json.dumps(
+            {"cmd": "run", "seq": seq, "level": level, "given": given},
+            separators=(",", ":"),
+            allow_nan=False,
+        )
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"the case's given is not JSON: {exc}") from exc
 
 
 def _plain_reply(reply: JSON) -> bool:

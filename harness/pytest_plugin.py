@@ -19,6 +19,7 @@ from fiveup.errors import FiveUpError
 
 from .certify import (
     Outcome,
+    Run,
     Verdict,
     handshake,
     judge,
@@ -26,7 +27,9 @@ from .certify import (
     open_engine,
 )
 from .corpus import Case, Corpus, load_corpus
-from .runner import run_case
+from .engines import startup_hint
+from .report import conclusion_line
+from .runner import CaseResult, Status, run_case
 
 _STATE = pytest.StashKey["_Session"]()
 
@@ -64,8 +67,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+_VERDICTS = pytest.StashKey["_Verdicts"]()
+
+
 class _Session:
-    """The engine and corpus of one pytest run, opened on first use."""
+    """The engine and corpus of one pytest run; the engine is opened at collection."""
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
@@ -73,27 +79,28 @@ class _Session:
         self.corpus: Corpus = load_corpus([Path(p) for p in fixtures] if fixtures else None)
         xfail = config.getoption("fiveup_expected_failures")
         self.expected_failures = load_expected_failures(Path(xfail), self.corpus) if xfail else {}
-        self._engine: Engine | None = None
-        self._info: EngineInfo | None = None
-        self._failure: str | None = None
+        self.engine: Engine | None = None
+        self.info: EngineInfo | None = None
+        self.failure = ""
+        self.hint = ""
 
-    def engine(self) -> tuple[Engine, EngineInfo]:
-        if self._failure is not None:
-            raise FiveUpError(self._failure)
-        if self._engine is None or self._info is None:
-            timeout = float(self.config.getoption("fiveup_timeout"))
-            command = self.config.getoption("fiveup_engine_cmd")
-            try:
-                name = self.config.getoption("fiveup_engine")
-                self._engine = open_engine(name, command, timeout)
-                self._info = handshake(self._engine)
-            except Exception as exc:
-                self._failure = f"the engine failed its handshake: {exc}"
-                raise FiveUpError(self._failure) from None
-        return self._engine, self._info
+    def open(self) -> bool:
+        """Start the engine and shake hands; False (with the reason kept) when it cannot."""
+        if self.info is not None or self.failure:
+            return self.info is not None
+        timeout = float(self.config.getoption("fiveup_timeout"))
+        command = self.config.getoption("fiveup_engine_cmd")
+        try:
+            self.engine = open_engine(self.config.getoption("fiveup_engine"), command, timeout)
+            self.info = handshake(self.engine)
+        except FiveUpError as exc:
+            self.failure, self.hint = str(exc), startup_hint(exc)
+        except Exception as exc:  # an untrusted in-process engine may fail in any way
+            self.failure = f"info() raised {type(exc).__name__}: {exc}"
+        return self.info is not None
 
     def close(self) -> None:
-        close = getattr(self._engine, "close", None)
+        close = getattr(self.engine, "close", None)
         if callable(close):
             close()
 
@@ -111,6 +118,9 @@ def pytest_configure(config: pytest.Config) -> None:
             config.stash[_STATE] = _Session(config)
         except FiveUpError as exc:
             raise pytest.UsageError(f"fiveup: {exc}") from None
+        verdicts = _Verdicts()
+        config.stash[_VERDICTS] = verdicts
+        config.pluginmanager.register(verdicts, "fiveup-verdicts")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -132,10 +142,11 @@ class CorpusCollector(pytest.Collector):
 class CaseFailure(Exception):
     """A case did not pass; carries the outcome for the report."""
 
-    def __init__(self, outcome: Outcome) -> None:
+    def __init__(self, outcome: Outcome, why: str = "") -> None:
         """Keep the outcome."""
-        super().__init__(outcome.result.message)
+        super().__init__(why or outcome.result.message)
         self.outcome = outcome
+        self.why = why
 
 
 class CaseItem(pytest.Item):
@@ -150,9 +161,21 @@ class CaseItem(pytest.Item):
     def runtest(self) -> None:
         """Run the case; fail, skip or xfail as the verdict says."""
         state = self.config.stash[_STATE]
-        engine, info = state.engine()
-        outcome = judge(run_case(engine, self.case, info["levels"]), state.expected_failures)
-        if outcome.verdict is Verdict.UNSUPPORTED:
+        if not state.open():
+            raise FiveUpError(state.failure)
+        assert state.engine is not None and state.info is not None
+        levels = state.info["levels"]
+        outcome = judge(run_case(state.engine, self.case, levels), state.expected_failures)
+        self.user_properties += [
+            ("fiveup_verdict", outcome.verdict.name),
+            ("fiveup_status", outcome.result.status.value),
+            ("fiveup_levels", ",".join(levels)),
+            ("fiveup_reason", outcome.reason),
+        ]
+        declined = outcome.verdict is Verdict.UNSUPPORTED
+        if declined and self.case.level.value in levels and not self.case.optional:
+            raise CaseFailure(outcome, "the engine declined a case of a level it declares")
+        if declined:
             pytest.skip(f"unsupported: {outcome.result.message}")
         if outcome.verdict is Verdict.XFAILED:
             pytest.xfail(outcome.reason)
@@ -162,12 +185,15 @@ class CaseItem(pytest.Item):
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         """The case, its rules and every difference, instead of a traceback."""
         if isinstance(excinfo.value, CaseFailure):
-            outcome = excinfo.value.outcome
+            failure = excinfo.value
+            outcome = failure.outcome
             lines = [
                 f"{self.case.id}: {self.case.title}",
-                f"rules: {', '.join(self.case.rules)}",
+                f"rules: {', '.join(self.case.rules)}; counted under {outcome.result.rule}",
                 f"fixture: {self.case.file}:{self.case.line}",
             ]
+            if failure.why:
+                lines.append(failure.why)
             if outcome.verdict is Verdict.XPASSED:
                 lines.append(f"listed as an expected failure ({outcome.reason}) but it passes")
             if outcome.result.message:
@@ -187,8 +213,76 @@ class CaseItem(pytest.Item):
 def pytest_collection_modifyitems(
     session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
 ) -> None:
-    """Add the cases before ``-k`` and ``--deselect`` pick among the items."""
+    """Add the cases before ``-k`` and ``--deselect`` pick among the items.
+
+    The engine is started here: one that cannot start or shake hands is one collection error,
+    not one failure per case. The cases are reported as collected, so pytest's header counts
+    them.
+    """
     if _STATE not in config.stash:
         return
+    state = config.stash[_STATE]
+    if not state.open():
+        hint = f"\nhint: {state.hint}" if state.hint else ""
+        report = pytest.CollectReport(
+            "fiveup", "failed", f"fiveup: the engine did not start: {state.failure}{hint}", []
+        )
+        config.hook.pytest_collectreport(report=report)
+        return
     collector = CorpusCollector.from_parent(session, name="fiveup", nodeid="fiveup")
-    items.extend(collector.collect())
+    cases: list[pytest.Item | pytest.Collector] = list(collector.collect())
+    config.hook.pytest_collectreport(report=pytest.CollectReport("fiveup", "passed", None, cases))
+    items.extend(item for item in cases if isinstance(item, pytest.Item))
+
+
+class _Verdicts:
+    """Each case's verdict as its report arrives (also from pytest-xdist's workers)."""
+
+    def __init__(self) -> None:
+        self.received: dict[str, dict[str, str]] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Keep the verdict of a case's call."""
+        properties = dict(report.user_properties)
+        if report.when == "call" and "fiveup_verdict" in properties:
+            case_id = report.nodeid.split("::", 1)[-1]
+            self.received[case_id] = {str(k): str(v) for k, v in properties.items()}
+
+
+def _run_of(config: pytest.Config) -> Run | None:
+    state = config.stash.get(_STATE, None)
+    if state is None:
+        return None
+    if state.failure:
+        return Run(None, state.failure, state.corpus, (), hint=state.hint)
+    received = config.stash[_VERDICTS].received
+    if not received:
+        return None
+    cases = state.corpus.by_id()
+    outcomes = []
+    levels: list[str] = []
+    for case_id, props in received.items():
+        if case_id not in cases:
+            continue
+        levels = props["fiveup_levels"].split(",")
+        result = CaseResult(cases[case_id], Status(props["fiveup_status"]))
+        outcomes.append(Outcome(result, Verdict[props["fiveup_verdict"]], props["fiveup_reason"]))
+    total = len(state.corpus.cases)
+    selection = f"{len(outcomes)} of {total} cases" if len(outcomes) < total else ""
+    info: EngineInfo = {"name": "", "version": "", "protocol": 1, "levels": levels}
+    return Run(info, "", state.corpus, tuple(outcomes), selection, len(state.expected_failures))
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """Say what the run concludes, in the words of the command line."""
+    run = _run_of(config)
+    if run is not None:
+        terminalreporter.write_line(f"fiveup: {conclusion_line(run)}")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the session when the conclusion is not conforming though every test passed."""
+    run = _run_of(session.config)
+    if run is not None and run.exit_code and session.exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -6,14 +6,14 @@ import json
 import shlex
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from fiveup import PROTOCOL_VERSION, SUITE_VERSION
 from fiveup.contract.engine import JSON
 
-from .certify import Outcome, Run, Verdict
+from .certify import Conclusion, Outcome, Run, Verdict
 from .levels import LEVELS
-from .rules import spec_sections
+from .rules import spec_rules, spec_sections
 
 _ORDER = tuple(level.value for level in LEVELS)
 
@@ -51,30 +51,47 @@ def _counts(outcomes: Iterable[Outcome]) -> Counter[Verdict]:
     return Counter(o.verdict for o in outcomes)
 
 
-def _tally(outcomes: list[Outcome]) -> str:
-    passed = sum(o.verdict in (Verdict.PASSED,) for o in outcomes)
-    return f"{passed}/{len(outcomes)}"
+def _levels(levels: list[str]) -> str:
+    return f"level{'s' if len(levels) != 1 else ''} {', '.join(levels)}"
+
+
+def conclusion_line(run: Run) -> str:
+    """What the run concludes, in the words of spec/README.md ("Conformance")."""
+    conclusion = run.conclusion
+    counts = run.counts
+    if conclusion is Conclusion.NOTHING_CHECKED:
+        if run.engine is None:
+            text = "NOTHING CHECKED: the engine did not start or did not complete the handshake"
+        elif all(o.result.case.level.value not in run.declared_levels for o in run.outcomes):
+            text = "NOTHING CHECKED: the engine declares none of the selected cases' levels"
+        else:
+            text = "NOTHING CHECKED: the engine declined every selected case"
+    elif conclusion is Conclusion.NO_NEW_FAILURES:
+        text = (
+            f"NO NEW FAILURES against a baseline of {plural(run.baseline, 'known failure')} "
+            f"({counts.xfailed} seen), at {_levels(run.declared_levels)}"
+        )
+    else:
+        text = f"{conclusion.value} at {_levels(run.declared_levels)}"
+    if run.engine is not None and run.unclaimed_levels:
+        text += f" (not claimed: {', '.join(run.unclaimed_levels)})"
+    if run.selection:
+        text += f", on a selection ({run.selection})"
+    return text
 
 
 def summary_line(run: Run) -> str:
-    """``N passed, N failed, ...`` and the verdict."""
-    c = _counts(run.outcomes)
+    """``N passed, N failed, ...`` and the conclusion."""
+    c = run.counts
     parts = [
-        f"{c[Verdict.PASSED]} passed",
-        f"{c[Verdict.FAILED]} failed",
-        f"{c[Verdict.ERRORED]} errors",
-        f"{c[Verdict.UNSUPPORTED]} unsupported",
-        f"{c[Verdict.XFAILED]} expected failures",
-        f"{c[Verdict.XPASSED]} unexpectedly passing",
+        f"{c.passed} passed",
+        f"{c.failed} failed",
+        f"{c.errored} errors",
+        f"{c.unsupported} unsupported",
+        f"{c.xfailed} expected failures",
+        f"{c.xpassed} unexpectedly passing",
     ]
-    verdict = "CONFORMS" if run.ok else "DOES NOT CONFORM"
-    declined = sorted(
-        {o.result.case.level.value for o in run.outcomes if o.verdict is Verdict.UNSUPPORTED},
-        key=_ORDER.index,
-    )
-    if run.ok and declined:
-        verdict += f" (not checked: level {', '.join(declined)})"
-    return f"{', '.join(parts)}: {verdict}"
+    return f"{', '.join(parts)}: {conclusion_line(run)}"
 
 
 def _header(run: Run) -> list[str]:
@@ -91,37 +108,92 @@ def _header(run: Run) -> list[str]:
     ]
     if run.handshake_error:
         out.append(f"engine failed: {run.handshake_error}")
+        if run.hint:
+            out.append(f"hint: {run.hint}")
     out.append(
         f"corpus: {run.corpus.digest} ({len(run.corpus.cases)} cases in "
-        f"{len(run.corpus.files)} files); selected {len(run.outcomes)}"
+        f"{len(run.corpus.files)} files); selected "
+        f"{len(run.outcomes) if run.selected < 0 else run.selected}"
     )
     return out
 
 
-def _unsupported_note(outcomes: list[Outcome]) -> str:
-    unsupported = sum(o.verdict is Verdict.UNSUPPORTED for o in outcomes)
-    return f"  ({unsupported} unsupported)" if unsupported else ""
+_COLUMNS = (
+    ("cases", None),
+    ("passed", Verdict.PASSED),
+    ("failed", Verdict.FAILED),
+    ("errors", Verdict.ERRORED),
+    ("known", Verdict.XFAILED),
+    ("stale", Verdict.XPASSED),
+    ("unsupported", Verdict.UNSUPPORTED),
+)
+"""The columns of the tables: ``known`` are expected failures, ``stale`` baseline entries
+that pass."""
+
+
+def _group(run: Run, key: Callable[[Outcome], str]) -> dict[str, Counter[Verdict]]:
+    groups: dict[str, Counter[Verdict]] = defaultdict(Counter)
+    for o in run.outcomes:
+        groups[key(o)][o.verdict] += 1
+    return groups
+
+
+def summaries(run: Run) -> dict[str, dict[str, dict[str, int]]]:
+    """Counts by level, by spec section and by rule; a case counts under one rule only."""
+    keys: dict[str, Callable[[Outcome], str]] = {
+        "level": lambda o: o.result.case.level.value,
+        "section": lambda o: o.result.rule.split("-")[0],
+        "rule": lambda o: o.result.rule,
+    }
+    out: dict[str, dict[str, dict[str, int]]] = {}
+    for name, key in keys.items():
+        out[name] = {
+            group: {
+                "cases": sum(counter.values()),
+                **{v.name.lower(): counter[v] for v in Verdict},
+            }
+            for group, counter in _sorted_groups(name, _group(run, key))
+        }
+    return out
+
+
+def _sorted_groups(
+    name: str, groups: dict[str, Counter[Verdict]]
+) -> list[tuple[str, Counter[Verdict]]]:
+    if name == "level":
+        return sorted(groups.items(), key=lambda item: _ORDER.index(item[0]))
+    if name == "section":
+        section_order = {prefix: i for i, prefix in enumerate(spec_sections())}
+        return sorted(groups.items(), key=lambda item: section_order.get(item[0], 99))
+    rule_order = {rule: i for i, rule in enumerate(spec_rules())}
+    return sorted(groups.items(), key=lambda item: rule_order.get(item[0], len(rule_order)))
+
+
+def _table(
+    title: str, groups: list[tuple[str, Counter[Verdict]]], names: dict[str, str]
+) -> list[str]:
+    widths = [len(column) + 2 for column, _ in _COLUMNS]
+    head = "".join(f"{column:>{w}}" for (column, _), w in zip(_COLUMNS, widths, strict=True))
+    out = [f"{title:<10}{head}"]
+    for group, counter in groups:
+        cells = [sum(counter.values()), *(counter[v] for _, v in _COLUMNS[1:] if v is not None)]
+        row = "".join(f"{cell:>{w}}" for cell, w in zip(cells, widths, strict=True))
+        label = names.get(group, "")
+        out.append(f"  {group:<8}{row}  {label}".rstrip())
+    return out
 
 
 def _tallies(run: Run) -> list[str]:
-    by_level: dict[str, list[Outcome]] = defaultdict(list)
-    by_section: dict[str, list[Outcome]] = defaultdict(list)
-    for o in run.outcomes:
-        by_level[o.result.case.level.value].append(o)
-        for section in o.result.case.sections():
-            by_section[section].append(o)
-    out = ["", "by level (passed/selected):"]
-    out.extend(
-        f"  {level:<8} {_tally(by_level[level]):>8}{_unsupported_note(by_level[level])}"
-        for level in _ORDER
-        if level in by_level
-    )
-    out.append("by spec section (passed/selected):")
-    titles = spec_sections()
-    for section in sorted(by_section):
-        title = titles[section].title if section in titles else ""
-        note = _unsupported_note(by_section[section])
-        out.append(f"  {section:<4} {_tally(by_section[section]):>8}  {title}{note}")
+    if not run.outcomes:
+        return []
+    sections = {prefix: section.title for prefix, section in spec_sections().items()}
+    out = [""]
+    by_level = _group(run, lambda o: o.result.case.level.value)
+    by_section = _group(run, lambda o: o.result.rule.split("-")[0])
+    by_rule = _group(run, lambda o: o.result.rule)
+    out += _table("by level", _sorted_groups("level", by_level), {})
+    out += _table("by section", _sorted_groups("section", by_section), sections)
+    out += _table("by rule", _sorted_groups("rule", by_rule), {})
     return out
 
 
@@ -132,15 +204,13 @@ def _case_lines(o: Outcome, engine_args: list[str]) -> list[str]:
         "",
         f"{o.verdict.value.upper()}: {case.id}  ({case.file}:{case.line})",
         f"  {case.title}",
-        f"  rules: {', '.join(case.rules)}",
+        f"  rules: {', '.join(case.rules)}; counted under {o.result.rule}",
     ]
     if o.verdict is Verdict.XPASSED:
         out.append(
             f"  listed as an expected failure ({o.reason}) but it passes now: "
             "remove it from the list"
         )
-    elif o.verdict is Verdict.XFAILED:
-        out.append(f"  expected failure: {o.reason}")
     if o.result.message and not o.result.differences:
         out.append(f"  {o.result.message}")
     out.extend(f"  {diff.text}" for diff in o.result.differences)
@@ -155,12 +225,12 @@ def _not_passed(run: Run, engine_args: list[str]) -> list[str]:
     out: list[str] = []
     first_with: dict[str, str] = {}
     for o in run.outcomes:
-        if o.verdict in (Verdict.PASSED, Verdict.UNSUPPORTED):
+        if o.verdict in (Verdict.PASSED, Verdict.UNSUPPORTED, Verdict.XFAILED):
             continue
         case = o.result.case
         seen = first_with.get(o.result.message) if not o.result.differences else None
         if seen is not None and o.verdict is Verdict.ERRORED:
-            # An engine that cannot start errs every case alike: say it once, then point back.
+            # An engine that fails alike on every case: say it once, then point back.
             out.append(f"{o.verdict.value.upper()}: {case.id}  (the same error as {seen})")
             continue
         if o.result.message and not o.result.differences:
@@ -169,12 +239,26 @@ def _not_passed(run: Run, engine_args: list[str]) -> list[str]:
     return out
 
 
+def _expected(run: Run) -> list[str]:
+    known = [o for o in run.outcomes if o.verdict is Verdict.XFAILED]
+    if not known:
+        return []
+    lines = ["", f"expected failures ({len(known)}, listed in the baseline):"]
+    return lines + [f"  {o.result.case.id}: {o.reason}" for o in known]
+
+
 def _declined(run: Run) -> list[str]:
     declined = [o for o in run.outcomes if o.verdict is Verdict.UNSUPPORTED]
     if not declined:
         return []
     reasons = Counter(o.result.message for o in declined)
-    return ["", *(f"unsupported ({n}): {reason}" for reason, n in sorted(reasons.items()))]
+    out = ["", *(f"unsupported ({n}): {reason}" for reason, n in sorted(reasons.items()))]
+    failing = run.declined()
+    if failing:
+        ids = ", ".join(o.result.case.id for o in failing[:5])
+        more = f" and {len(failing) - 5} more" if len(failing) > 5 else ""
+        out.append(f"declined cases of a declared level, which fail the run: {ids}{more}")
+    return out
 
 
 def text_report(run: Run, engine_args: list[str]) -> str:
@@ -183,6 +267,7 @@ def text_report(run: Run, engine_args: list[str]) -> str:
         *_header(run),
         *_tallies(run),
         *_not_passed(run, engine_args),
+        *_expected(run),
         *_declined(run),
         "",
         summary_line(run),
@@ -190,34 +275,65 @@ def text_report(run: Run, engine_args: list[str]) -> str:
     return "\n".join(out) + "\n"
 
 
-def json_report(run: Run) -> str:
+def conclusion_json(run: Run) -> dict[str, JSON]:
+    """The conclusion as JSON: the words, the exit code and what it speaks for."""
+    return {
+        "verdict": run.conclusion.value,
+        "line": conclusion_line(run),
+        "exit_code": run.exit_code,
+        "levels": run.declared_levels,
+        "not_claimed": run.unclaimed_levels if run.engine else [],
+        "selection": run.selection or None,
+        "baseline": run.baseline,
+    }
+
+
+def _case_json(o: Outcome, engine_args: list[str]) -> dict[str, JSON]:
+    case = o.result.case
+    row: dict[str, JSON] = {
+        "id": case.id,
+        "title": case.title,
+        "level": case.level.value,
+        "rules": list(case.rules),
+        "primary_rule": case.primary_rule,
+        "rule": o.result.rule,
+        "tags": list(case.tags),
+        "file": case.file,
+        "line": case.line,
+        "verdict": o.verdict.name.lower(),
+        "status": o.result.status.value,
+        "message": o.result.message,
+        "expected_failure": o.reason or None,
+        "differences": [d.to_json() for d in o.result.differences],
+        "seconds": round(o.result.seconds, 6),
+    }
+    if o.verdict is not Verdict.PASSED:
+        row["request"] = o.result.request
+        row["observation"] = o.result.observation
+        row["rerun"] = rerun_command(engine_args, case.id)
+    return row
+
+
+def json_report(run: Run, engine_args: list[str] | None = None) -> str:
     """The machine-readable report."""
     c = _counts(run.outcomes)
+    args = engine_args or []
     doc: dict[str, JSON] = {
         "suite": SUITE_VERSION,
         "protocol": PROTOCOL_VERSION,
-        "corpus": {"digest": run.corpus.digest, "cases": len(run.corpus.cases)},
+        "corpus": {
+            "digest": run.corpus.digest,
+            "cases": len(run.corpus.cases),
+            "files": list(run.corpus.files),
+        },
         "engine": dict(run.engine) if run.engine else None,
         "handshake_error": run.handshake_error or None,
-        "conforms": run.ok,
+        "hint": run.hint or None,
+        "conclusion": conclusion_json(run),
+        "conforms": run.conclusion is Conclusion.CONFORMS,
         "summary": {v.name.lower(): c[v] for v in Verdict},
-        "cases": [
-            {
-                "id": o.result.case.id,
-                "title": o.result.case.title,
-                "level": o.result.case.level.value,
-                "rules": list(o.result.case.rules),
-                "file": o.result.case.file,
-                "line": o.result.case.line,
-                "verdict": o.verdict.name.lower(),
-                "status": o.result.status.value,
-                "message": o.result.message,
-                "expected_failure": o.reason or None,
-                "differences": [d.to_json() for d in o.result.differences],
-                "seconds": round(o.result.seconds, 6),
-            }
-            for o in run.outcomes
-        ],
+        "by": summaries(run),
+        "cases": [_case_json(o, args) for o in run.outcomes],
     }
     return json.dumps(doc, indent=2) + "\n"
 
@@ -229,9 +345,9 @@ def junit_report(run: Run) -> str:
         "testsuite",
         {
             "name": "fiveup-conformance",
-            "tests": str(len(run.outcomes)),
+            "tests": str(len(run.outcomes) + (run.engine is None)),
             "failures": str(c[Verdict.FAILED] + c[Verdict.XPASSED]),
-            "errors": str(c[Verdict.ERRORED]),
+            "errors": str(c[Verdict.ERRORED] + (run.engine is None)),
             "skipped": str(c[Verdict.UNSUPPORTED] + c[Verdict.XFAILED]),
             "time": f"{sum(o.result.seconds for o in run.outcomes):.6f}",
         },
@@ -241,6 +357,9 @@ def junit_report(run: Run) -> str:
         ("suite", SUITE_VERSION),
         ("corpus", run.corpus.digest),
         ("engine", f"{run.engine['name']} {run.engine['version']}" if run.engine else "unknown"),
+        ("conclusion", run.conclusion.value),
+        ("conclusion_line", conclusion_line(run)),
+        ("engine_failure", run.handshake_error),
     ):
         ET.SubElement(props, "property", {"name": name, "value": value})
     for o in run.outcomes:
@@ -265,5 +384,9 @@ def junit_report(run: Run) -> str:
             ET.SubElement(tc, "error", {"message": o.result.message}).text = detail
         elif o.verdict in (Verdict.UNSUPPORTED, Verdict.XFAILED):
             ET.SubElement(tc, "skipped", {"message": o.reason or o.result.message})
+    if run.engine is None:
+        # an engine that cannot start: one error for the run, not one per case
+        tc = ET.SubElement(suite, "testcase", {"classname": "fiveup", "name": "engine start"})
+        ET.SubElement(tc, "error", {"message": run.handshake_error}).text = run.hint
     ET.indent(suite)
     return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"

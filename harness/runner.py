@@ -7,6 +7,7 @@ replays the accepted prefix and checks that the refusal left the game exactly as
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import time
 import traceback
@@ -17,6 +18,7 @@ from fiveup.contract.engine import JSON, Engine, Level
 from fiveup.contract.schemas import message_problem
 from fiveup.errors import EngineError, UnsupportedCase
 
+from .attribution import case_rule, rule_of
 from .compare import MISSING, Difference
 from .corpus import Case
 from .levels import LEVELS
@@ -55,11 +57,18 @@ class CaseResult:
     message: str = ""
     observation: JSON = None
     seconds: float = 0.0
+    request: JSON = None
+    """The ``given`` the engine was sent (None when the case was never sent)."""
 
     @property
     def ok(self) -> bool:
         """True when the case passed."""
         return self.status is Status.PASS
+
+    @property
+    def rule(self) -> str:
+        """The rule the result is counted under: its first difference's, else the primary."""
+        return case_rule(self.case, self.differences, self.observation)
 
 
 # --------------------------------------------------------------------------- comparison
@@ -143,15 +152,14 @@ def run_case(
         diffs: Sequence[Difference] = (),
         observation: JSON = None,
     ) -> CaseResult:
-        return CaseResult(
-            case, status, tuple(diffs), message, observation, time.perf_counter() - start
-        )
+        seconds = time.perf_counter() - start
+        return CaseResult(case, status, tuple(diffs), message, observation, seconds, given)
 
+    given = case.request()
     if case.level.value not in levels:
         return done(
             Status.UNSUPPORTED, f"the engine does not declare the level {case.level.value!r}"
         )
-    given = case.request()
     ask = _asker(engine, case.level, check_shape)
     try:
         observation, diffs = _judge(case, given, ask)
@@ -163,5 +171,6 @@ def run_case(
         tail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         return done(Status.ERROR, f"the engine raised {tail}")
     if diffs:
-        return done(Status.FAIL, f"{len(diffs)} difference(s)", diffs, observation)
+        attributed = [dataclasses.replace(d, rule=rule_of(case, d)) for d in diffs]
+        return done(Status.FAIL, f"{len(diffs)} difference(s)", attributed, observation)
     return done(Status.PASS, observation=observation)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -117,7 +118,9 @@ def select(corpus: Corpus, keyword: str | None = None, ids: Sequence[str] = ()) 
         known = corpus.by_id()
         unknown = [i for i in ids if i not in known]
         if unknown:
-            raise UsageError(f"--case: no case {', '.join(unknown)} in the corpus")
+            close = difflib.get_close_matches(unknown[0], list(known), n=3, cutoff=0.6)
+            hint = f"; did you mean {' or '.join(close)}?" if close else " (see fiveup list)"
+            raise UsageError(f"no case {', '.join(unknown)} in the corpus{hint}")
         wanted = set(ids)
         cases = [c for c in cases if c.id in wanted]
     if keyword:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from fakes import CORPUS, Broken
 
-from fiveup.harness.certify import Verdict, certify, handshake
+from fiveup.harness.certify import Conclusion, Verdict, certify, handshake
 
 
 @pytest.mark.parametrize(
@@ -19,10 +19,11 @@ from fiveup.harness.certify import Verdict, certify, handshake
         ({"name": "x", "version": "1", "protocol": 2, "levels": []}, "protocol version mismatch"),
     ],
 )
-def test_an_engine_that_fails_its_handshake_errs_every_case(info: Any, words: str) -> None:
+def test_an_engine_that_fails_its_handshake_runs_no_case(info: Any, words: str) -> None:
     run = certify(Broken(info), CORPUS, CORPUS.cases)
     assert not run.ok and run.engine is None and words in run.handshake_error
-    assert {o.verdict for o in run.outcomes} == {Verdict.ERRORED}
+    assert run.outcomes == () and run.selected == len(CORPUS.cases)
+    assert run.conclusion is Conclusion.NOTHING_CHECKED and run.exit_code == 1
 
 
 def test_a_good_handshake() -> None:

@@ -74,8 +74,11 @@ def test_text_report_names_engine_corpus_counts_and_each_failure() -> None:
     text = text_report(make_run(), ["--engine", "eng"])
     assert "engine: eng 2.1 (protocol 1, levels scoring, layout, round)" in text
     assert "corpus: abc123 (5 cases in 1 files)" in text
-    assert "  layout        0/1" in text
-    assert "  CNT       0/1  CNT: connection points and counted ends" not in text
+    assert "by level    cases  passed  failed  errors  known  stale  unsupported" in text
+    assert "  layout        1       0       1       0      0      0            0" in text
+    assert (
+        "  CNT           1       0       1       0      0      0            0  connection" in text
+    )
     assert "FAILED: a.fail  (fixtures/x.yaml:7)" in text
     assert "  /layout/sum: expected 5, got 6" in text
     assert "  engine's layout: [1|4] [1|1]@[1|4]:low" in text
@@ -85,18 +88,25 @@ def test_text_report_names_engine_corpus_counts_and_each_failure() -> None:
     assert "unsupported (1): the engine does not declare the level 'match'" in text
     assert text.rstrip().endswith(
         "1 passed, 1 failed, 1 errors, 1 unsupported, 0 expected failures, "
-        "1 unexpectedly passing: DOES NOT CONFORM"
+        "1 unexpectedly passing: DOES NOT CONFORM at levels scoring, layout, round "
+        "(not claimed: match)"
     )
 
 
 def test_text_report_sections_use_spec_titles() -> None:
     text = text_report(make_run(), ["--engine", "eng"])
-    line = next(ln for ln in text.splitlines() if ln.startswith("  SPN "))
-    assert "0/1" in line and "spinners" in line.lower()
+    sections = text.split("by section")[1].split("by rule")[0]
+    line = next(ln for ln in sections.splitlines() if ln.startswith("  MAT "))
+    assert line.split()[1:8] == ["1", "0", "0", "0", "0", "0", "1"]
+    assert line.endswith("the end of the match")
 
 
 def test_a_clean_run_conforms() -> None:
-    assert text_report(make_run((PASS,)), []).rstrip().endswith(": CONFORMS")
+    assert (
+        text_report(make_run((PASS,)), [])
+        .rstrip()
+        .endswith(": CONFORMS at levels scoring, layout, round (not claimed: match)")
+    )
 
 
 def test_json_report() -> None:
@@ -106,8 +116,16 @@ def test_json_report() -> None:
     assert doc["summary"]["failed"] == 1 and doc["summary"]["xpassed"] == 1
     failing = next(c for c in doc["cases"] if c["id"] == "a.fail")
     assert failing["differences"] == [
-        {"path": "/layout/sum", "expected": 5, "actual": 6, "note": ""}
+        {"path": "/layout/sum", "expected": 5, "actual": 6, "note": "", "rule": ""}
     ]
+    assert (
+        doc["conclusion"]["verdict"] == "DOES NOT CONFORM" and doc["conclusion"]["exit_code"] == 1
+    )
+    assert doc["by"]["level"]["layout"] == {
+        "cases": 1, "passed": 0, "failed": 1, "errored": 0, "unsupported": 0, "xfailed": 0,
+        "xpassed": 0,
+    }  # fmt: skip
+    assert failing["request"] is None and failing["rerun"].endswith("--case a.fail")
     assert failing["rules"] == ["CNT-5", "SPN-2"]
 
 

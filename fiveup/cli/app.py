@@ -1,9 +1,10 @@
 """The ``fiveup`` command: a thin layer that wires the harness and the engines together.
 
-One module per subcommand (``fiveup.cli.validate``, ``certify``, ``engine``, ``bench``,
-``bench_harness``), each with ``NAME``, ``HELP``, ``configure(parser)`` and
-``run(args, streams)``. Streams are passed in, so tests run every command in-process. Exit
-codes: 0 success, 1 the engine does not conform (or a case failed), 2 the user's own mistake
+One module per subcommand (``fiveup.cli.validate``, ``list_cases``, ``show``, ``certify``,
+``compare``, ``engine``, ``bench``, ``bench_harness``), each with ``NAME``, ``HELP``,
+``configure(parser)`` and ``run(args, streams)``. Streams are passed in, so tests run every
+command in-process. Exit codes: 0 success, 1 the engine does not conform (or a case failed,
+or nothing could be checked), 2 the user's own mistake
 (bad arguments, broken fixtures, unreadable files), always as ``fiveup COMMAND: error: ...``
 on stderr (with the command's usage after a mistaken argument) and never a traceback.
 """
@@ -19,12 +20,21 @@ from typing import TextIO
 from fiveup import PROTOCOL_VERSION, SUITE_VERSION
 from fiveup.errors import FiveUpError, FixtureError
 
-from . import bench, bench_harness, certify, engine, validate
+from . import bench, bench_harness, certify, compare, engine, list_cases, show, validate
 from .common import Exit, Parser, Streams
 
 __all__ = ["COMMANDS", "main"]
 
-COMMANDS: tuple[ModuleType, ...] = (validate, certify, engine, bench, bench_harness)
+COMMANDS: tuple[ModuleType, ...] = (
+    validate,
+    list_cases,
+    show,
+    certify,
+    compare,
+    engine,
+    bench,
+    bench_harness,
+)
 """The subcommands, in the order ``fiveup --help`` lists them."""
 
 

@@ -6,11 +6,20 @@ import argparse
 from pathlib import Path
 
 from fiveup.errors import UsageError
+from fiveup.harness.badge import badge_json
 from fiveup.harness.certify import Run, certify, load_expected_failures, open_engine, select
 from fiveup.harness.corpus import Corpus, fixture_files, load_corpus
+from fiveup.harness.expectations import baseline_text
 from fiveup.harness.report import json_report, junit_report, summary_line, text_report
 
-from .common import Streams, add_engine_options, check_engine_command, engine_args, write_atomically
+from .common import (
+    Streams,
+    add_engine_options,
+    check_engine_command,
+    check_writable,
+    engine_args,
+    write_atomically,
+)
 
 NAME = "certify"
 HELP = "run the fixtures against an engine and report conformance"
@@ -64,6 +73,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="time limit per case (default 10)",
     )
+    parser.add_argument(
+        "--write-expected-failures",
+        type=Path,
+        metavar="FILE",
+        help="write this run's failures, each with its first difference, as a baseline file "
+        "for --expected-failures",
+    )
+    parser.add_argument(
+        "--badge",
+        type=Path,
+        metavar="FILE",
+        help="write a shields.io endpoint badge of the conclusion (whole corpus only)",
+    )
 
 
 def _corpus(fixtures: list[Path] | None) -> Corpus:
@@ -74,6 +96,19 @@ def _corpus(fixtures: list[Path] | None) -> Corpus:
         shown = ", ".join(str(p) for p in fixtures)
         raise UsageError(f"--fixtures {shown}: no *.yaml fixture files there")
     return load_corpus(fixtures)
+
+
+def _selection(args: argparse.Namespace, corpus: Corpus, cases: int) -> str:
+    """How the cases were chosen, when they are not the whole bundled corpus."""
+    how = []
+    if args.fixtures:
+        how.append("--fixtures " + ", ".join(str(p) for p in args.fixtures))
+    if args.keyword:
+        how.append(f"-k {args.keyword}")
+    how += [f"--case {case_id}" for case_id in args.case]
+    if not how:
+        return ""
+    return f"{'; '.join(how)}: {cases} of {len(corpus.cases)} cases"
 
 
 def _certify(args: argparse.Namespace) -> Run:
@@ -87,29 +122,47 @@ def _certify(args: argparse.Namespace) -> Run:
     xfails = (
         load_expected_failures(args.expected_failures, corpus) if args.expected_failures else {}
     )
+    selection = _selection(args, corpus, len(cases))
     engine = open_engine(args.engine, args.engine_cmd, args.timeout)
     try:
-        return certify(engine, corpus, cases, xfails)
+        return certify(engine, corpus, cases, xfails, selection=selection)
     finally:
         close = getattr(engine, "close", None)
         if callable(close):
             close()
 
 
-_REPORTS = {"json": json_report, "junit": junit_report}
+def _report(result: Run, args: argparse.Namespace) -> str:
+    if args.format == "json":
+        return json_report(result, engine_args(args))
+    if args.format == "junit":
+        return junit_report(result)
+    return text_report(result, engine_args(args))
+
+
+def _extras(result: Run, args: argparse.Namespace, streams: Streams) -> None:
+    if args.write_expected_failures:
+        write_atomically(args.write_expected_failures, baseline_text(result))
+    if args.badge and result.selection:
+        streams.stderr.write(
+            f"fiveup certify: no badge written to {args.badge}: a badge speaks for the whole "
+            f"corpus, and this run is a selection ({result.selection})\n"
+        )
+    elif args.badge:
+        write_atomically(args.badge, badge_json(result))
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
-    """Certify; 0 when the engine conforms, 1 when it does not."""
+    """Certify; 0 when the engine conforms (or has no new failures), 1 when not."""
+    for option in ("output", "write_expected_failures", "badge"):
+        check_writable(getattr(args, option), f"--{option.replace('_', '-')}")
     result = _certify(args)
-    if args.format == "text":
-        text = text_report(result, engine_args(args))
-    else:
-        text = _REPORTS[args.format](result)
+    text = _report(result, args)
     if args.output:
         write_atomically(args.output, text)
         if args.format != "text":
             streams.stdout.write(summary_line(result) + "\n")
     else:
         streams.stdout.write(text)
-    return 0 if result.ok else 1
+    _extras(result, args, streams)
+    return result.exit_code

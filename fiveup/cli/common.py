@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import tempfile
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ __all__ = [
     "Streams",
     "add_engine_options",
     "check_engine_command",
+    "check_writable",
     "engine_args",
     "positive_count",
     "write_atomically",
@@ -50,13 +52,26 @@ class Parser(argparse.ArgumentParser):
     """
 
     def __init__(self, *args: Any, stdout: TextIO, **kwargs: Any) -> None:
-        """A parser printing help and version to ``stdout``."""
+        """A parser printing help and version to ``stdout``; options are never abbreviated."""
+        kwargs.setdefault("allow_abbrev", False)  # a prefix that works today may clash tomorrow
         super().__init__(*args, **kwargs)
         self.stdout = stdout
 
     def error(self, message: str) -> NoReturn:
-        """Raise the mistake with this command's usage."""
-        raise UsageError(f"{message}\n{self.format_usage().rstrip()}")
+        """Raise the mistake with this command's usage, and what a mistyped word may mean."""
+        raise UsageError(f"{message}{self._suggestion(message)}\n{self.format_usage().rstrip()}")
+
+    def _suggestion(self, message: str) -> str:
+        prefix = "unrecognized arguments: "
+        if not message.startswith(prefix):
+            return ""
+        options = [o for action in self._actions for o in action.option_strings]
+        hints = []
+        for word in message[len(prefix) :].split():
+            if word.startswith("-"):
+                close = difflib.get_close_matches(word.split("=")[0], options, n=1, cutoff=0.6)
+                hints += [f"{word} -> {close[0]}"] if close else []
+        return f" (did you mean: {', '.join(hints)}?)" if hints else ""
 
     def _print_message(self, message: str, file: object = None) -> None:
         if message:
@@ -109,13 +124,21 @@ def check_engine_command(args: argparse.Namespace) -> None:
         raise UsageError("--engine-cmd is empty: give the command that starts the engine")
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write the whole file or leave what was there: never half a report."""
+def check_writable(path: Path | None, option: str = "--output") -> None:
+    """Refuse, before any work, a file that could not be written: no folder, or a folder."""
+    if path is None:
+        return
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
-        raise UsageError(f"--output {path}: no such folder {directory}")
+        raise UsageError(f"{option} {path}: no such folder {directory}")
     if path.is_dir():
-        raise UsageError(f"--output {path}: is a folder; name the report file")
+        raise UsageError(f"{option} {path}: is a folder; name the report file")
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write the whole file or leave what was there: never half a report."""
+    check_writable(path)
+    directory = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:

@@ -1,0 +1,72 @@
+"""``fiveup compare OLD.json NEW.json``: what a change broke and what it fixed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TextIO
+
+from fiveup.harness.regressions import CaseChange, Comparison, compare_reports, read_report
+
+from .common import Streams
+
+NAME = "compare"
+HELP = "compare two JSON reports of certify: new failures, fixed cases, changed differences"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The options of ``compare``."""
+    parser.add_argument("old", type=Path, metavar="OLD.json", help="the report before the change")
+    parser.add_argument("new", type=Path, metavar="NEW.json", help="the report after the change")
+    parser.add_argument(
+        "--format", choices=("text", "json"), default="text", help="text (default) or json"
+    )
+
+
+def _section(out: TextIO, title: str, changes: tuple[CaseChange, ...]) -> None:
+    if not changes:
+        return
+    out.write(f"{title} ({len(changes)}):\n")
+    for change in changes:
+        detail = f": {change.first_difference}" if change.first_difference else ""
+        out.write(f"  {change.id}  {change.old} -> {change.new}{detail}\n")
+
+
+def _text(result: Comparison, out: TextIO) -> None:
+    _section(out, "NEW FAILURES", result.regressions)
+    _section(out, "fixed", result.fixed)
+    _section(out, "failing differently", result.changed)
+    _section(out, "other changes", result.other)
+    out.write(
+        f"{len(result.regressions)} new failures, {len(result.fixed)} fixed, "
+        f"{len(result.changed)} failing differently, {len(result.other)} other changes, "
+        f"{result.unchanged} unchanged\n"
+    )
+
+
+def _json(result: Comparison) -> str:
+    def rows(changes: tuple[CaseChange, ...]) -> list[dict[str, str]]:
+        return [
+            {"id": c.id, "old": c.old, "new": c.new, "first_difference": c.first_difference}
+            for c in changes
+        ]
+
+    data = {
+        "new_failures": rows(result.regressions),
+        "fixed": rows(result.fixed),
+        "changed": rows(result.changed),
+        "other": rows(result.other),
+        "unchanged": result.unchanged,
+    }
+    return json.dumps(data, indent=2) + "\n"
+
+
+def run(args: argparse.Namespace, streams: Streams) -> int:
+    """Compare; 1 when a case that passed now fails or errs, else 0."""
+    result = compare_reports(read_report(args.old), read_report(args.new))
+    if args.format == "json":
+        streams.stdout.write(_json(result))
+    else:
+        _text(result, streams.stdout)
+    return result.exit_code

@@ -1,0 +1,59 @@
+"""``fiveup list``: the cases of the corpus, one a line (``-k`` and ``--format json``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from fiveup.harness.corpus import Case, load_corpus
+from fiveup.harness.selection import select
+
+from .common import Streams
+
+NAME = "list"
+HELP = "list the cases: ID, level, primary rule and title"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The options of ``list``."""
+    parser.add_argument("-k", dest="keyword", metavar="EXPR", help="select cases by keyword")
+    parser.add_argument(
+        "--fixtures",
+        action="append",
+        type=Path,
+        metavar="PATH",
+        help="fixture files or folders instead of the bundled corpus",
+    )
+    parser.add_argument(
+        "--format", choices=("text", "json"), default="text", help="text (default) or json"
+    )
+
+
+def _row(case: Case) -> dict[str, object]:
+    return {
+        "id": case.id,
+        "level": case.level.value,
+        "primary_rule": case.primary_rule,
+        "rules": list(case.rules),
+        "tags": list(case.tags),
+        "title": case.title,
+        "file": case.file,
+        "line": case.line,
+    }
+
+
+def run(args: argparse.Namespace, streams: Streams) -> int:
+    """Print the selected cases."""
+    cases = select(load_corpus(args.fixtures), args.keyword)
+    out = streams.stdout
+    if args.format == "json":
+        out.write(json.dumps([_row(case) for case in cases], indent=2) + "\n")
+        return 0
+    width = max((len(case.id) for case in cases), default=2)
+    for case in cases:
+        out.write(
+            f"{case.id:<{width}}  {case.level.value:<7}  {case.primary_rule:<6}  {case.title}\n"
+        )
+    out.write(f"{len(cases)} cases\n")
+    return 0

@@ -1,0 +1,170 @@
+"""Which rule a difference, and so a failed case, is counted under (``spec/README.md``).
+
+Each key of an observation is governed by a rule of the spec: a placement's ``credit`` by SCR-2,
+an available point of a branch by SPN-2, a round's ``pips`` by PEN-1, and so on. :data:`GOVERNS`
+lists, for the last key of a difference's path, the rules that may govern it, most specific
+first; a difference is counted under the first of them that its case checks, or else the first
+of them. A refusal is counted under the rule the case expects to refuse it. A difference whose
+key names no rule (a list of the wrong length, a scoring value) is counted under the case's
+primary rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from fiveup.contract.engine import JSON
+
+from .compare import Difference
+from .corpus import Case
+
+__all__ = ["GOVERNS", "case_rule", "diagnose", "rule_of"]
+
+GOVERNS: Final[Mapping[str, tuple[str, ...]]] = {
+    "credit": ("SCR-2",),
+    "displayed": ("PTS-1",),
+    "sum": ("CNT-*", "SCR-1"),
+    "contributions": ("CNT-*", "CNT-1"),
+    "spinners": ("SPN-1", "SPN-4"),
+    "tiles": ("LAY-1", "LAY-4"),
+    "connections": ("LAY-1", "LAY-2", "LAY-4"),
+    "seat": ("TRN-1", "TRN-2"),
+    "play": ("LAY-1", "DRW-3", "TRN-1"),
+    "draw": ("DRW-2", "DRW-1", "SET-4"),
+    "pass": ("DRW-5",),
+    "turn": ("TRN-1", "TRN-2", "DRW-3"),
+    "pending": ("DRW-3", "DRW-4"),
+    "hands": ("SET-3", "LAY-3", "DRW-2"),
+    "boneyard": ("SET-4", "DRW-2"),
+    "end": ("END-1", "END-2"),
+    "winner": ("END-3", "MAT-2", "MAT-3", "MAT-4"),
+    "pips": ("PEN-1",),
+    "penalties": ("PEN-2", "PEN-4", "PEN-1"),
+    "next_opener": ("OPN-3", "OPN-4"),
+    "result": ("END-1", "END-2"),
+    "over": ("MAT-2", "MAT-3", "MAT-1"),
+    "scores": ("SCR-3", "PEN-3", "PEN-4", "MAT-5", "MAT-1"),
+    "rounds": ("MAT-1", "MAT-2"),
+}
+"""The rules that may govern a key, most specific first; ``XXX-*`` is any rule of a section."""
+
+_POINT = re.compile(r"^\[\d\|\d\]:(low|high|line-[ab]|branch-[ab])$")
+_POINT_RULES: Final = {
+    "low": ("LAY-2", "CNT-1"),
+    "high": ("LAY-2", "CNT-1"),
+    "line-a": ("SPN-2", "SPN-1", "SPN-4"),
+    "line-b": ("SPN-2", "SPN-1", "SPN-4"),
+    "branch-a": ("SPN-2", "SPN-3", "SPN-4"),
+    "branch-b": ("SPN-2", "SPN-3", "SPN-4"),
+}
+_REPLAY_NOTE = "a refused action changed the game"
+
+
+def _choose(candidates: Sequence[str], rules: Sequence[str]) -> str:
+    for candidate in candidates:
+        if candidate.endswith("-*"):
+            prefix = candidate[:-1]
+            for rule in rules:
+                if rule.startswith(prefix):
+                    return rule
+        elif candidate in rules:
+            return candidate
+    first = next((c for c in candidates if not c.endswith("-*")), "")
+    return first or rules[0]
+
+
+def _expected_refusal(case: Case) -> str | None:
+    error: JSON = case.expect.get("error")
+    return str(error["rule"]) if isinstance(error, dict) and "rule" in error else None
+
+
+def rule_of(case: Case, difference: Difference) -> str:
+    """The rule ``difference`` is counted under."""
+    parts = [part for part in difference.path.split("/") if part]
+    refusal = _expected_refusal(case)
+    if parts[:1] == ["error"] or _REPLAY_NOTE in difference.note:
+        if refusal is not None:
+            return refusal
+        actual = difference.actual
+        cited = actual.get("rule") if isinstance(actual, dict) else None
+        return cited if isinstance(cited, str) and cited[:3].isupper() else case.primary_rule
+    for part in reversed(parts):
+        point = _POINT.match(part)
+        if point:
+            return _choose(_POINT_RULES[point[1]], case.rules)
+        if part == "points":
+            return _choose(("SPN-2", "LAY-2", "CNT-1"), case.rules)
+        if part in GOVERNS:
+            return _choose(GOVERNS[part], case.rules)
+    return case.primary_rule
+
+
+def _credit(total: int) -> int:
+    """SCR-2, restated so that the harness does not lean on the engine it judges."""
+    return total if total > 0 and total % 5 == 0 else 0
+
+
+def _rounded(pips: int) -> int:
+    """PEN-2, restated for the same reason."""
+    return (pips + 2) // 5 * 5
+
+
+def _entries(observation: JSON) -> list[Mapping[str, JSON]]:
+    """Every step, event and result object of an observation, at any depth."""
+    found: list[Mapping[str, JSON]] = []
+    todo = [observation]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, dict):
+            found.append(value)
+            todo.extend(value.values())
+        elif isinstance(value, list):
+            todo.extend(value)
+    return found
+
+
+def diagnose(observation: JSON) -> str | None:
+    """A rule the engine's own observation contradicts, whatever the case expects.
+
+    A credit that is not SCR-2 of its own sum, or penalties that are not PEN-2 of the pips left
+    (none at all: PEN-1), explain every score that follows from them: such a case is counted
+    under that rule.
+    """
+    for entry in _entries(observation):
+        total, credit = entry.get("sum"), entry.get("credit")
+        if type(total) is int and type(credit) is int and credit != _credit(total):
+            return "SCR-2"
+        wrong = _penalty_rule(entry.get("pips"), entry.get("penalties"))
+        if wrong is not None:
+            return wrong
+    return None
+
+
+def _penalty_rule(pips: JSON, penalties: JSON) -> str | None:
+    """PEN-1 when nothing is charged for pips left, PEN-2 when a penalty is not their rounding."""
+    if not (isinstance(pips, list) and isinstance(penalties, list) and len(pips) == len(penalties)):
+        return None
+    pairs = [(p, q) for p, q in zip(pips, penalties, strict=True) if type(p) is int and p >= 0]
+    if not any(type(q) is int and q != _rounded(p) for p, q in pairs):
+        return None
+    if all(q == 0 for _, q in pairs) and any(_rounded(p) for p, _ in pairs):
+        return "PEN-1"
+    return "PEN-2"
+
+
+def case_rule(case: Case, differences: Sequence[Difference], observation: JSON = None) -> str:
+    """The rule a failed case is counted under (its primary rule when nothing differs).
+
+    A rule the observation contradicts by itself comes first; then the first difference's.
+    """
+    if not differences:
+        return case.primary_rule
+    diagnosed = diagnose(observation)
+    if diagnosed is not None:
+        return diagnosed
+    for difference in differences:
+        if difference.rule:
+            return difference.rule
+    return case.primary_rule

@@ -1,0 +1,49 @@
+"""A shields.io endpoint badge of a run's conclusion (``certify --badge FILE``).
+
+The file follows the endpoint schema of shields.io (``schemaVersion``, ``label``, ``message``,
+``color``): host it anywhere and point ``https://img.shields.io/endpoint?url=...`` at it. A badge
+speaks for the whole corpus, so a run on a selection writes none.
+"""
+
+from __future__ import annotations
+
+import json
+
+from fiveup import SUITE_VERSION
+from fiveup.contract.engine import JSON
+
+from .certify import Conclusion, Run
+
+__all__ = ["badge", "badge_json"]
+
+_COLORS = {
+    Conclusion.CONFORMS: "brightgreen",
+    Conclusion.NO_NEW_FAILURES: "yellow",
+    Conclusion.DOES_NOT_CONFORM: "red",
+    Conclusion.NOTHING_CHECKED: "lightgrey",
+}
+
+
+def badge(run: Run) -> dict[str, JSON]:
+    """The endpoint badge of ``run``: the conclusion and the levels it speaks for."""
+    conclusion = run.conclusion
+    levels = run.declared_levels
+    if conclusion is Conclusion.CONFORMS:
+        message = f"conforms: {', '.join(levels)}"
+    elif conclusion is Conclusion.NO_NEW_FAILURES:
+        message = f"{run.counts.xfailed} known failures: {', '.join(levels)}"
+    elif conclusion is Conclusion.DOES_NOT_CONFORM:
+        message = f"does not conform: {run.counts.failed + run.counts.errored} failing"
+    else:
+        message = "nothing checked"
+    return {
+        "schemaVersion": 1,
+        "label": f"Five Up {SUITE_VERSION}",
+        "message": message,
+        "color": _COLORS[conclusion],
+    }
+
+
+def badge_json(run: Run) -> str:
+    """The badge as the text of its file."""
+    return json.dumps(badge(run), indent=2) + "\n"

@@ -1,0 +1,110 @@
+"""Two runs side by side (``fiveup compare OLD.json NEW.json``): what broke, what was fixed.
+
+The comparison reads the JSON reports of ``fiveup certify --format json`` and compares each
+case's *status*, what the engine did, so that a baseline of expected failures in either run does
+not hide a change. A case that passed in the old run and fails or errs in the new one is a
+**regression**; the reverse is a **fix**; a case that fails in both with other differences has
+**changed**.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fiveup.errors import UsageError
+
+__all__ = ["CaseChange", "Comparison", "compare_reports", "read_report"]
+
+_BAD = ("fail", "error")
+
+
+@dataclass(frozen=True, slots=True)
+class CaseChange:
+    """One case whose outcome differs between the runs."""
+
+    id: str
+    old: str
+    """The old status (``pass``, ``fail``, ``error``, ``unsupported``, or ``absent``)."""
+    new: str
+    first_difference: str = ""
+    """The new run's first difference, or its message, to say what is wrong now."""
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Everything that changed between an old and a new run."""
+
+    regressions: tuple[CaseChange, ...]
+    fixed: tuple[CaseChange, ...]
+    changed: tuple[CaseChange, ...]
+    other: tuple[CaseChange, ...]
+    """Cases added, removed, or now (no longer) unsupported."""
+    unchanged: int
+
+    @property
+    def exit_code(self) -> int:
+        """1 when something that passed now fails, else 0."""
+        return 1 if self.regressions else 0
+
+
+def read_report(path: Path) -> dict[str, Any]:
+    """A JSON report of ``fiveup certify``, or UsageError naming the file and the problem."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: not UTF-8 text: {exc.reason}") from None
+    try:
+        data: dict[str, Any] = json.loads(text)
+    except ValueError as exc:
+        raise UsageError(f"{path}: not JSON: {exc}") from None
+    cases = data.get("cases") if isinstance(data, dict) else None
+    if not isinstance(cases, list) or not all(
+        isinstance(c, dict) and isinstance(c.get("id"), str) and isinstance(c.get("status"), str)
+        for c in cases
+    ):
+        raise UsageError(
+            f"{path}: not a report of 'fiveup certify --format json' (no list of cases)"
+        )
+    return data
+
+
+def _what(case: Mapping[str, Any]) -> str:
+    differences = case.get("differences") or []
+    if differences and isinstance(differences[0], dict):
+        first = differences[0]
+        where = first.get("path") or "/"
+        return f"{where}: expected {first.get('expected')!r}, got {first.get('actual')!r}"
+    return str(case.get("message") or "")
+
+
+def compare_reports(old: Mapping[str, Any], new: Mapping[str, Any]) -> Comparison:
+    """Compare two reports case by case."""
+    before = {c["id"]: c for c in old["cases"]}
+    after = {c["id"]: c for c in new["cases"]}
+    regressions, fixed, changed, other = [], [], [], []
+    unchanged = 0
+    for case_id in sorted(set(before) | set(after)):
+        was = before.get(case_id, {}).get("status", "absent")
+        now_case = after.get(case_id, {})
+        now = now_case.get("status", "absent")
+        change = CaseChange(case_id, was, now, _what(now_case))
+        if was == "pass" and now in _BAD:
+            regressions.append(change)
+        elif was in _BAD and now == "pass":
+            fixed.append(change)
+        elif was in _BAD and now in _BAD:
+            if before[case_id].get("differences") != now_case.get("differences") or was != now:
+                changed.append(change)
+            else:
+                unchanged += 1
+        elif was != now:
+            other.append(change)
+        else:
+            unchanged += 1
+    return Comparison(tuple(regressions), tuple(fixed), tuple(changed), tuple(other), unchanged)

@@ -1,0 +1,77 @@
+"""Small in-process engines, one per conclusion a run can reach (spec/README.md, "Conformance").
+
+Loaded by ``module:attribute`` (``tests.engines.verdicts:DeclinesAll``) from the repository root.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from fiveup.contract.engine import JSON, EngineInfo
+from fiveup.errors import UnsupportedCase
+from fiveup.reference import STANDARD, ReferenceEngine
+from fiveup.reference.scoring import rounded_penalty
+
+LEVELS = ["scoring", "layout", "round", "match"]
+
+
+def _info(name: str, levels: list[str]) -> EngineInfo:
+    return {"name": name, "version": "1", "protocol": 1, "levels": levels}
+
+
+class DeclinesAll:
+    """Declares every level and declines every case."""
+
+    def info(self) -> EngineInfo:
+        return _info("declines-all", LEVELS)
+
+    def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
+        raise UnsupportedCase("not implemented yet")
+
+
+class CreditOnly:
+    """Declares the scoring level and answers only the credit function."""
+
+    def info(self) -> EngineInfo:
+        return _info("credit-only", ["scoring"])
+
+    def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
+        if given.get("function") != "credit":
+            raise UnsupportedCase("only credit")
+        total = given["input"]
+        return {"value": total if total > 0 and total % 5 == 0 else 0}
+
+
+class TwoLevels(ReferenceEngine):
+    """The reference engine declaring only the scoring and layout levels."""
+
+    def info(self) -> EngineInfo:
+        return _info("two-levels", ["scoring", "layout"])
+
+
+class NoTally(ReferenceEngine):
+    """The reference engine without the optional paper tally."""
+
+    def info(self) -> EngineInfo:
+        return _info("no-tally", LEVELS)
+
+    def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
+        if level == "scoring" and given.get("function") == "tally":
+            raise UnsupportedCase("no paper tally")
+        return super().run(level, given)
+
+
+def _round_up_at_three(pips: int) -> int:
+    return pips - pips % 5 if pips % 5 <= 3 else pips + 5 - pips % 5
+
+
+class FailsSome(ReferenceEngine):
+    """The reference engine rounding a remainder of 3 down (PEN-2): some cases fail."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        rules = dataclasses.replace(STANDARD, rounded_penalty=_round_up_at_three)
+        super().__init__(rules, name="fails-some")
+
+
+assert rounded_penalty(3) == 5  # the reference rounds 3 up; FailsSome does not

@@ -1,0 +1,90 @@
+"""``fiveup list``, ``fiveup show`` and ``fiveup compare``: looking at cases and at two runs."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from fiveup.cli import main
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(args), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_list_prints_id_level_primary_rule_and_title() -> None:
+    code, out, _ = run("list", "-k", "credit-15")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[-1] == "1 cases"
+    assert lines[0].split()[:3] == ["doc.scoring.credit-15", "scoring", "SCR-2"]
+    code, out, _ = run("list", "--format", "json")
+    rows = json.loads(out)
+    assert len(rows) == 197 and {"id", "level", "primary_rule", "title"} <= set(rows[0])
+    assert sum("optional" in row["tags"] for row in rows) == 10
+
+
+def test_show_prints_the_case_and_its_table() -> None:
+    code, out, _ = run("show", "doc.layout.branches-1-2")
+    assert code == 0
+    assert out.startswith("doc.layout.branches-1-2: ")
+    assert "given:\n  placements:" in out and "expect:\n  steps:" in out
+    assert "the table, as expected:" in out
+    assert "  placed: [1|4]  [1|1]@[1|4]:low  [4|4]@[1|4]:high" in out
+
+
+def test_show_request_is_the_line_the_harness_sends_and_an_engine_answers_it() -> None:
+    code, out, _ = run("show", "doc.scoring.credit-15", "--request")
+    assert code == 0
+    assert (
+        out == '{"cmd":"run","seq":1,"level":"scoring","given":{"function":"credit","input":15}}\n'
+    )
+    served = subprocess.run(
+        [sys.executable, "-m", "fiveup", "engine"],
+        input='{"cmd":"start","protocol":1}\n' + out,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(served.stdout.splitlines()[1]) == {"seq": 1, "observation": {"value": 15}}
+
+
+def test_a_mistyped_case_id_gets_suggestions() -> None:
+    code, out, err = run("show", "doc.scoring.credit-16")
+    assert code == 2 and out == ""
+    assert "no case doc.scoring.credit-16" in err and "doc.scoring.credit-15" in err
+
+
+def _report(tmp_path: Path, name: str, engine: list[str]) -> Path:
+    target = tmp_path / name
+    run("certify", *engine, "--format", "json", "--output", str(target))
+    return target
+
+
+def test_compare_names_new_failures_and_fixed_cases(tmp_path: Path) -> None:
+    good = _report(tmp_path, "good.json", [])
+    wrong = f"{sys.executable} tests/wrong_engines/pen2_remainder_three_rounds_down.py"
+    bad = _report(tmp_path, "bad.json", ["--engine-cmd", wrong])
+    code, out, _ = run("compare", str(good), str(bad))
+    assert code == 1
+    assert out.startswith("NEW FAILURES (")
+    assert "doc.scoring.penalty-3  pass -> fail: /value: expected 5, got 0" in out
+    assert out.rstrip().splitlines()[-1].endswith("unchanged")
+    code, out, _ = run("compare", str(bad), str(good))
+    assert code == 0 and out.startswith("fixed (")
+    code, out, _ = run("compare", str(good), str(good), "--format", "json")
+    assert code == 0 and json.loads(out)["new_failures"] == []
+
+
+def test_compare_refuses_what_is_not_a_report(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.json"
+    junk.write_text('{"cases": "no"}', encoding="utf-8")
+    code, _, err = run("compare", str(junk), str(junk))
+    assert code == 2 and "not a report of 'fiveup certify --format json'" in err
+    code, _, err = run("compare", str(tmp_path / "missing.json"), str(junk))
+    assert code == 2 and "cannot read" in err

@@ -1,0 +1,240 @@
+"""Every conclusion of a run, with a small engine each: the exact verdict line and exit code.
+
+Each engine is certified through the command line (``fiveup.cli.main``, in-process) and through
+the pytest plugin; both must say the same thing (spec/README.md, "Conformance").
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from fiveup.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+ENGINES = "tests.engines.verdicts"
+
+
+def certify(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["certify", *args], stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def last_line(text: str) -> str:
+    return text.rstrip().splitlines()[-1]
+
+
+COUNTS = "passed, {} failed, 0 errors, {} unsupported, {} expected failures, 0 unexpectedly passing"
+
+
+@pytest.fixture(autouse=True)
+def _at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+
+
+def test_an_engine_that_declines_every_case_checked_nothing() -> None:
+    code, out, _ = certify("--engine", f"{ENGINES}:DeclinesAll")
+    assert code == 1
+    assert last_line(out) == (
+        "0 passed, 0 failed, 0 errors, 197 unsupported, 0 expected failures, "
+        "0 unexpectedly passing: NOTHING CHECKED: the engine declined every selected case"
+    )
+
+
+def test_an_engine_of_one_scoring_function_does_not_conform() -> None:
+    code, out, _ = certify("--engine", f"{ENGINES}:CreditOnly")
+    assert code == 1
+    assert last_line(out).endswith(
+        ": DOES NOT CONFORM at level scoring (not claimed: layout, round, match)"
+    )
+    assert "declined cases of a declared level, which fail the run:" in out
+
+
+def test_two_of_four_levels_conform_at_those_levels() -> None:
+    code, out, _ = certify("--engine", f"{ENGINES}:TwoLevels")
+    assert code == 0
+    assert last_line(out) == (
+        "132 passed, 0 failed, 0 errors, 65 unsupported, 0 expected failures, "
+        "0 unexpectedly passing: CONFORMS at levels scoring, layout (not claimed: round, match)"
+    )
+
+
+def test_an_optional_feature_may_be_declined() -> None:
+    code, out, _ = certify("--engine", f"{ENGINES}:NoTally")
+    assert code == 0
+    assert last_line(out) == (
+        "187 passed, 0 failed, 0 errors, 10 unsupported, 0 expected failures, "
+        "0 unexpectedly passing: CONFORMS at levels scoring, layout, round, match"
+    )
+
+
+def test_failures_then_a_baseline_of_them_then_no_new_failures(tmp_path: Path) -> None:
+    baseline = tmp_path / "known.yaml"
+    code, out, _ = certify(
+        "--engine", f"{ENGINES}:FailsSome", "--write-expected-failures", str(baseline)
+    )
+    assert code == 1
+    assert last_line(out).endswith(": DOES NOT CONFORM at levels scoring, layout, round, match")
+    failed = int(last_line(out).split(" passed, ")[1].split()[0])
+    assert failed > 3
+    listed = baseline.read_text(encoding="utf-8")
+    assert listed.count("\n") - 2 == failed and "expected 5, got 0" in listed
+    code, out, _ = certify("--engine", f"{ENGINES}:FailsSome", "--expected-failures", str(baseline))
+    assert code == 0
+    assert last_line(out).endswith(
+        f": NO NEW FAILURES against a baseline of {failed} known failures ({failed} seen), "
+        "at levels scoring, layout, round, match"
+    )
+    assert "CONFORMS" not in last_line(out).replace("NO NEW FAILURES", "")
+    assert out.count("\n  doc.") + out.count("\n  rule.") >= failed  # one line each
+
+
+def test_a_wrong_engine_fails_under_the_broken_rule_alone() -> None:
+    code, out, _ = certify(
+        "--engine-cmd", f"{PY} tests/wrong_engines/scr2_credit_rounded_sum.py", "--format", "json"
+    )
+    assert code == 1
+    report = json.loads(out)
+    failing = {rule: row for rule, row in report["by"]["rule"].items() if row["failed"]}
+    assert list(failing) == ["SCR-2"]
+    assert failing["SCR-2"]["failed"] == report["summary"]["failed"] > 50
+    case = next(c for c in report["cases"] if c["status"] == "fail")
+    assert case["request"] is not None and case["observation"] is not None
+    assert case["rerun"].startswith("fiveup certify --engine-cmd ")
+    assert case["differences"][0]["rule"] == "SCR-2"
+
+
+def test_an_engine_that_cannot_start_is_told_once_with_a_hint() -> None:
+    code, out, err = certify("--engine-cmd", f"{PY} -c 'raise SystemExit(3)'")
+    assert code == 1, err
+    assert out.count("exited with code 3") == 1
+    assert "hint: the engine exited before it was ready: run the command by hand" in out
+    assert last_line(out).endswith(
+        "NOTHING CHECKED: the engine did not start or did not complete the handshake"
+    )
+    assert len(out.splitlines()) < 15
+
+
+def test_an_engine_with_a_banner_breaks_the_handshake_and_gets_a_hint() -> None:
+    banner = "print('Welcome to my engine!', flush=True)"
+    code, out, _ = certify("--engine-cmd", f'{PY} -c "{banner}"')
+    assert code == 1
+    assert "output is not JSON: the ready message is not JSON" in out
+    assert "hint: the engine wrote something that is not JSON on stdout: a banner" in out
+
+
+def test_a_command_that_cannot_be_executed_is_the_users_mistake() -> None:
+    code, out, err = certify("--engine-cmd", "nosuchcommand-fiveup --x")
+    assert code == 2 and out == ""
+    assert err.startswith("fiveup certify: error: --engine-cmd: cannot run nosuchcommand-fiveup")
+
+
+def test_a_crash_at_the_first_start_is_retried(tmp_path: Path) -> None:
+    marker = tmp_path / "started-once"
+    script = tmp_path / "flaky.py"
+    script.write_text(
+        "import pathlib, runpy, sys\n"
+        f"marker = pathlib.Path({str(marker)!r})\n"
+        "if not marker.exists():\n"
+        "    marker.touch()\n"
+        "    sys.exit(1)\n"
+        "sys.argv = ['fiveup', 'engine']\n"
+        "runpy.run_module('fiveup', run_name='__main__')\n",
+        encoding="utf-8",
+    )
+    code, out, _ = certify("--engine-cmd", f"{PY} {script}", "-k", "credit")
+    assert code == 0, out
+    assert "CONFORMS at levels scoring, layout, round, match" in last_line(out)
+
+
+def test_a_selection_says_so_and_writes_no_badge(tmp_path: Path) -> None:
+    badge = tmp_path / "badge.json"
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["certify", "-k", "credit", "--badge", str(badge)], stdout=out, stderr=err)
+    assert code == 0
+    assert last_line(out.getvalue()).endswith(
+        "CONFORMS at levels scoring, layout, round, match, on a selection "
+        "(-k credit: 50 of 197 cases)"
+    )
+    assert not badge.exists() and "no badge written" in err.getvalue()
+
+
+def test_the_badge_of_the_whole_corpus(tmp_path: Path) -> None:
+    badge = tmp_path / "badge.json"
+    code, _, _ = certify("--badge", str(badge))
+    assert code == 0
+    assert json.loads(badge.read_text(encoding="utf-8")) == {
+        "schemaVersion": 1,
+        "label": "Five Up 1.0.0",
+        "message": "conforms: scoring, layout, round, match",
+        "color": "brightgreen",
+    }
+    code, _, _ = certify("--engine", f"{ENGINES}:CreditOnly", "--badge", str(badge))
+    assert code == 1
+    assert json.loads(badge.read_text(encoding="utf-8"))["color"] == "red"
+
+
+def test_every_report_format_carries_the_same_conclusion(tmp_path: Path) -> None:
+    lines = {}
+    for fmt in ("text", "json", "junit"):
+        target = tmp_path / f"report.{fmt}"
+        code, _, _ = certify(
+            "--engine", f"{ENGINES}:TwoLevels", "--format", fmt, "--output", str(target)
+        )
+        assert code == 0
+        lines[fmt] = target.read_text(encoding="utf-8")
+    line = "CONFORMS at levels scoring, layout (not claimed: round, match)"
+    assert last_line(lines["text"]).endswith(line)
+    assert json.loads(lines["json"])["conclusion"]["line"] == line
+    assert f'name="conclusion_line" value="{line}"' in lines["junit"]
+
+
+PLUGIN_CASES = [
+    (
+        f"--fiveup-engine={ENGINES}:DeclinesAll",
+        "NOTHING CHECKED: the engine declined every selected case",
+        1,
+    ),
+    (
+        f"--fiveup-engine={ENGINES}:TwoLevels",
+        "CONFORMS at levels scoring, layout (not claimed: round, match)",
+        0,
+    ),
+    (
+        f"--fiveup-engine={ENGINES}:CreditOnly",
+        "DOES NOT CONFORM at level scoring (not claimed: layout, round, match)",
+        1,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("option", "line", "code"), PLUGIN_CASES, ids=["declines", "two-levels", "credit-only"]
+)
+def test_the_pytest_plugin_says_the_same(
+    pytester: pytest.Pytester, option: str, line: str, code: int
+) -> None:
+    pytester.syspathinsert(ROOT)
+    result = pytester.runpytest(option, "-q", "-p", "no:cacheprovider")
+    assert f"fiveup: {line}" in result.stdout.str()
+    assert result.ret == code
+
+
+def test_the_pytest_plugin_reports_an_engine_that_cannot_start_once(
+    pytester: pytest.Pytester,
+) -> None:
+    result = pytester.runpytest(f"--fiveup-engine-cmd={PY} -c 'raise SystemExit(3)'", "-q")
+    text = result.stdout.str()
+    assert text.count("exited with code 3") == 1
+    assert "ERROR collecting" in text or "error" in text.lower()
+    assert (
+        "fiveup: NOTHING CHECKED: the engine did not start or did not complete the handshake"
+        in text
+    )
+    assert result.ret != 0
