@@ -59,7 +59,8 @@ def test_json_and_junit_reports_written_whole_to_a_file(tmp_path: Path) -> None:
     doc = json.loads(target.read_text())
     assert doc["conforms"] is True and doc["engine"]["name"] == "fiveup-reference"
     assert out.strip().endswith(
-        ": CONFORMS at levels scoring, layout, round, match, on a selection (-k scoring: 70 of 197 cases)"
+        ": CONFORMS at levels scoring, layout, round, match, "
+        "on a selection (-k scoring: 70 of 197 cases)"
     )
     assert not list(tmp_path.glob(".*.tmp"))
     target = tmp_path / "report.xml"
