@@ -4,7 +4,9 @@
 :class:`~fiveup.harness.protocol.Engine` can be served the same way, which makes it a process
 engine for another harness. The server answers one line per request and never dies of bad
 input: what it cannot answer becomes an ``errored`` reply (when the request's seq is known) or a
-line on stderr.
+line on stderr. A request whose ``given`` does not follow ``run.json`` is answered ``errored``
+before the engine sees it, unless the engine checks its requests itself (an attribute
+``validates_requests = True``, as the reference engine has).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+from collections.abc import Iterator
 from typing import TextIO
 
 from fiveup.contract.engine import JSON, Engine
@@ -43,13 +46,36 @@ def serve(engine: Engine, stdin: TextIO, stdout: TextIO, *, stderr: TextIO | Non
         server.log(f"the engine cannot describe itself: {type(exc).__name__}: {exc}")
         return 1
     try:
-        for number, line in enumerate(iter(stdin.readline, ""), 1):
-            if server.handle(number, line):
+        for number, line in enumerate(_lines(stdin, MAX_LINE), 1):
+            if line is None:
+                server.log(f"line {number} is longer than {MAX_LINE} characters; ignored")
+            elif server.handle(number, line):
                 return 0
     except OSError as exc:  # the harness went away
         server.log(f"cannot write the reply: {exc}")
         return 1
+    except UnicodeDecodeError as exc:
+        server.log(f"the input is not UTF-8 ({exc.reason}); give the server a tolerant stream")
+        return 1
     return 0
+
+
+MAX_LINE = 1 << 20
+"""The longest request line read whole, in characters; a longer one is skipped unread."""
+
+
+def _lines(stdin: TextIO, limit: int) -> Iterator[str | None]:
+    """The input's lines, each read at most ``limit`` characters at a time (None: too long)."""
+    while True:
+        line = stdin.readline(limit + 1)
+        if not line:
+            return
+        if len(line) <= limit or line.endswith("\n"):
+            yield line
+            continue
+        while line and not line.endswith("\n"):
+            line = stdin.readline(limit)
+        yield None
 
 
 class _Server:
@@ -88,7 +114,11 @@ class _Server:
             self.log(f"line {number}: no command with a valid seq (cmd {cmd!r}); ignored")
         elif cmd == "run":
             levels = list(self.ready["engine"]["levels"])
-            self.send(_answer(self.engine, levels, message, self.stderr))
+            try:
+                reply = _answer(self.engine, levels, message, self.stderr)
+            except RecursionError:
+                reply = {"seq": seq, "errored": "invalid run request: nested too deeply"}
+            self.send(reply)
         else:
             self.send({"seq": seq, "errored": f"unknown command {cmd!r}"})
         return False
@@ -98,6 +128,9 @@ class _Server:
             return None
         try:
             message = json.loads(line)
+        except RecursionError:
+            self.log(f"line {number} is nested too deeply to read; ignored")
+            return None
         except ValueError as exc:
             self.log(f"line {number} is not JSON ({exc}); ignored")
             return None
@@ -119,18 +152,22 @@ def _answer(
         return {"seq": seq, "unsupported": f"the engine does not play the level {level!r}"}
     if not isinstance(given, dict):
         return {"seq": seq, "errored": "invalid run request: its given is not an object"}
+    trusted = getattr(engine, "validates_requests", False)
+    problem = None if trusted else given_problem(level, given)
+    if problem:
+        return {"seq": seq, "errored": f"invalid run request: its given {problem}"}
     try:
         with contextlib.redirect_stdout(err):
             observation = engine.run(level, given)
     except UnsupportedCase as exc:
         return {"seq": seq, "unsupported": exc.reason}
     except Exception as exc:
-        # The request is checked against run.json only when the engine fails on it: a valid
-        # request (the harness only sends those) costs no schema validation on this hot path.
-        problem = given_problem(level, given)
+        # An engine that checks its own requests is asked first: a valid request (the harness
+        # only sends those) then costs no schema validation on this hot path.
+        problem = given_problem(level, given) if trusted else None
         if problem:
             return {"seq": seq, "errored": f"invalid run request: its given {problem}"}
-        return {"seq": seq, "errored": f"{type(exc).__name__}: {exc}"}
+        return {"seq": seq, "errored": f"{type(exc).__name__}: {_clip(str(exc))}"}
     if not isinstance(observation, dict):
         return {
             "seq": seq,
@@ -139,9 +176,13 @@ def _answer(
     return {"seq": seq, "observation": observation}
 
 
+def _clip(text: str, limit: int = 2000) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _encode(reply: dict[str, JSON]) -> str:
     try:
         return json.dumps(reply, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, RecursionError) as exc:
         problem = f"the observation is not JSON: {exc}"
         return json.dumps({"seq": reply.get("seq"), "errored": problem})

@@ -174,6 +174,10 @@ class ReferenceEngine:
     ``ReferenceEngine`` with other rules and, to tell it apart in reports, another ``name``.
     """
 
+    validates_requests = True
+    """Every request that does not follow run.json raises UsageError (the server may rely on
+    it and skip its own check)."""
+
     def __init__(self, rules: Rules = STANDARD, *, name: str = ENGINE_NAME) -> None:
         """An engine playing ``rules``, announcing itself as ``name``."""
         self.rules = rules

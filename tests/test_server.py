@@ -14,6 +14,7 @@ from fiveup.contract.engine import JSON, Engine, EngineInfo
 from fiveup.errors import UnsupportedCase
 from fiveup.harness.process import message_problem
 from fiveup.harness.server import serve
+from fiveup.reference.engine import ReferenceEngine
 
 
 class Fake:
@@ -177,10 +178,38 @@ def test_invalid_requests_with_a_seq_get_an_errored_reply(
     assert replies[1]["errored"].startswith(errored)
     assert replies[2] == {"seq": 2, "observation": {"value": 10}}  # and the server goes on
     assert code == 0
-    # A well-formed run reaches the engine, which fails on the bad given; the server then
-    # explains the failure by the schema. A malformed message never reaches the engine.
-    reached = request_.get("level") == "scoring" and isinstance(request_.get("given"), dict)
-    assert len(engine.calls) == (2 if reached else 1)
+    # A request whose given does not follow run.json never reaches an engine that does not
+    # check its requests itself.
+    assert len(engine.calls) == 1
+
+
+class Checking(Fake):
+    validates_requests = True
+
+
+def test_an_engine_that_checks_its_requests_is_asked_first_and_explained_by_the_schema() -> None:
+    engine = Checking()
+    bad = {"cmd": "run", "seq": 1, "level": "scoring", "given": {"function": "credit"}}
+    _, replies, _ = talk([START, bad], engine)
+    assert replies[1]["errored"].startswith(
+        "invalid run request: its given does not follow run.json at $: 'input' is a required"
+    )
+    assert len(engine.calls) == 1  # it was asked, failed, and the schema said why
+
+
+@pytest.mark.parametrize(
+    ("line", "logged"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('{"cmd": "run", "seq": 3, "given": ' + "[" * 5000 + "]" * 5000 + "}", "nested too deeply"),
+        ("x" * (2 << 20), "longer than"),
+    ],
+    ids=["nested-array", "nested-given", "two-megabyte-line"],
+)
+def test_lines_the_server_cannot_read_are_logged_and_it_goes_on(line: str, logged: str) -> None:
+    code, replies, err = talk([START, line, run({"given": {"function": "credit", "input": 5}}, 9)])
+    assert code == 0 and logged in err
+    assert replies[-1] == {"seq": 9, "observation": {"value": 5}}
 
 
 @pytest.mark.parametrize(
@@ -254,3 +283,21 @@ def test_serve_over_real_pipes_answers_line_by_line() -> None:
         proc.stdin.flush()
         assert json.loads(proc.stdout.readline()) == {"stopped": True}
         assert proc.wait(5) == 0
+
+
+@pytest.mark.parametrize("depth", [200, 900, 990])
+def test_a_given_nested_just_under_the_parsers_limit_is_errored_not_fatal(depth: int) -> None:
+    nested = "[" * depth + "]" * depth
+    line = '{"cmd": "run", "seq": 1, "level": "scoring", "given": {"function": "credit", '
+    line += f'"input": {nested}}}}}'
+    for engine in (Fake(), ReferenceEngine()):
+        code, replies, err = talk(
+            [START, line, run({"given": {"function": "credit", "input": 5}}, 2)], engine
+        )
+        assert code == 0
+        if depth < 950:  # read, then refused by the schema or by the engine's own check
+            assert replies[1]["seq"] == 1
+            assert replies[1]["errored"].startswith("invalid run request")
+        else:  # too deep for the JSON reader itself: no seq can be trusted, so it is logged
+            assert "line 2 is nested too deeply to read; ignored" in err
+        assert replies[-1] == {"seq": 2, "observation": {"value": 5}}

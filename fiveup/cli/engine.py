@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import io
+import sys
+from typing import TextIO
 
 from fiveup.contract.engine import DEFAULT_ENGINE
 from fiveup.harness.engines import load_engine
@@ -24,6 +27,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _tolerant(stream: TextIO) -> TextIO:
+    """The process's stdin read as UTF-8 whatever the locale, a bad byte becoming U+FFFD."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None or stream is not sys.stdin:
+        return stream
+    return io.TextIOWrapper(buffer, encoding="utf-8", errors="replace", newline="\n")
+
+
 def run(args: argparse.Namespace, streams: Streams) -> int:
     """Serve until stop or the end of the input."""
-    return serve(load_engine(args.engine), streams.stdin, streams.stdout)
+    return serve(load_engine(args.engine), _tolerant(streams.stdin), streams.stdout)

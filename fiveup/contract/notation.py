@@ -126,11 +126,10 @@ class Tile:
 
     @staticmethod
     def parse(text: str) -> Tile:
-        """Read ``[a|b]``; the halves may come in either order."""
-        stripped = text.strip()
-        if _TILE_RE.fullmatch(stripped) is None:
+        """Read ``[a|b]`` exactly (no padding); the halves may come in either order."""
+        if _TILE_RE.fullmatch(text) is None:
             raise NotationError(f"not a tile: {text!r} (expected a form like [1|4])")
-        return Tile.of(int(stripped[1]), int(stripped[3]))
+        return Tile.of(int(text[1]), int(text[3]))
 
     @property
     def text(self) -> str:
@@ -195,7 +194,7 @@ class Point:
     @staticmethod
     def parse(text: str) -> Point:
         """Read ``[a|b]:slot``."""
-        tile_text, sep, slot_text = text.strip().partition(":")
+        tile_text, sep, slot_text = text.partition(":")
         if not sep:
             raise NotationError(
                 f"not a connection point: {text!r} (expected a form like [1|1]:line-b)"
@@ -208,7 +207,7 @@ class Point:
                 f"unknown slot {slot_text!r} in {text!r} (one of {names})"
             ) from None
         tile = Tile.parse(tile_text)
-        if _POINT_RE.fullmatch(text.strip()) is None:
+        if _POINT_RE.fullmatch(text) is None:
             raise NotationError(f"not a connection point: {text!r}")
         return Point(tile, slot)
 
@@ -241,10 +240,10 @@ class Placement:
     @staticmethod
     def parse(text: str) -> Placement:
         """Read ``[a|b]`` (opening) or ``[a|b]@[c|d]:slot``."""
-        tile_text, sep, point_text = text.strip().partition("@")
+        tile_text, sep, point_text = text.partition("@")
         tile = Tile.parse(tile_text)
         target = Point.parse(point_text) if sep else None
-        if _PLACEMENT_RE.fullmatch(text.strip()) is None:
+        if _PLACEMENT_RE.fullmatch(text) is None:
             raise NotationError(
                 f"not a placement: {text!r} (expected a form like [1|4] or [1|2]@[1|1]:line-b)"
             )
@@ -316,7 +315,7 @@ class Action:
         if verb is not Verb.PLAY and len(parts) != 2:
             raise NotationError(f"{text!r}: {verb.value!r} takes nothing after it")
         placement = Placement.parse(parts[2]) if verb is Verb.PLAY else None
-        if _ACTION_RE.fullmatch(text.strip()) is None:
+        if _ACTION_RE.fullmatch(text) is None:
             raise NotationError(f"not an action: {text!r} (single spaces between its words)")
         return Action(int(parts[0]), verb, placement)
 
