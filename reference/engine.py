@@ -223,6 +223,10 @@ _SCORING_INPUTS = {
 
 
 def _run_scoring(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
+    # Each function's domain is in run.json; a scoring request is small enough to check whole.
+    problem = given_problem(Level.SCORING, given)
+    if problem is not None:
+        raise UsageError(f"the request's given {problem}")
     function, value = given["function"], given["input"]
     if type(function) is not str or type(value) is not _SCORING_INPUTS.get(function):
         raise _Malformed(function)

@@ -28,7 +28,10 @@ def placement_credit(total: int) -> int:
     """The raw credit of a placement whose counted ends sum to ``total`` (SCR-2).
 
     The sum itself when it is a positive multiple of 5, otherwise 0 (a sum of 0 earns nothing).
+    A sum of counted ends is never negative: a negative ``total`` is outside the domain.
     """
+    if total < 0:
+        raise UsageError(f"a sum of counted ends cannot be negative: {total} (SCR-1)")
     return total if total > 0 and total % RAW_PER_DISPLAYED == 0 else 0
 
 
@@ -55,8 +58,12 @@ def rounded_penalty(pips: int) -> int:
 def side_penalty(pips: Sequence[int]) -> int:
     """The raw penalty of one side: each player's ``pips`` rounded separately, then added (PEN-4).
 
-    The partners' pips are never merged before rounding: ``[3, 3]`` costs 10, not 5.
+    The partners' pips are never merged before rounding: ``[3, 3]`` costs 10, not 5. A side has
+    one player (two or three players) or two (a partnership): other lengths are outside the
+    domain.
     """
+    if not 1 <= len(pips) <= 2:
+        raise UsageError(f"a side has one or two players, not {len(pips)} (PLY-2, PLY-3)")
     return sum(rounded_penalty(p) for p in pips)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -328,3 +329,23 @@ def test_a_blocked_round_needs_a_new_opener() -> None:
     given = run("match", {"players": 2, "scores": SCORES[2], "rounds": [blocked, chain_round(0)]})
     assert given["error"] is None
     assert len(given["rounds"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("function", "value", "words"),
+    [
+        ("credit", -5, "$.input: -5 is less than the minimum of 0"),
+        ("penalty", -1, "$.input: -1 is less than the minimum of 0"),
+        ("displayed", 7, "$.input: 7 is not a multiple of 5"),
+        ("tally", -5, "$.input: -5 is less than the minimum of 0"),
+        ("side_penalty", [], "$.input: [] should be non-empty"),
+        ("side_penalty", [1, 2, 3], "is too long"),
+        ("credit", [5], "$.input: [5] is not of type 'integer'"),
+        ("side_penalty", 5, "$.input: 5 is not of type 'array'"),
+    ],
+)
+def test_every_scoring_function_refuses_inputs_outside_its_domain(
+    function: str, value: Any, words: str
+) -> None:
+    with pytest.raises(UsageError, match=re.escape(words)):
+        ENGINE.run("scoring", {"function": function, "input": value})

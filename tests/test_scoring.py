@@ -40,7 +40,6 @@ def test_constants_match_the_rules() -> None:
         (17, 0),
         (14, 0),  # Finnish: "14 ei tuota pisteitä"
         (0, 0),  # SCR-2: a sum of 0 earns nothing
-        (-5, 0),
         (305, 305),
     ],
 )
@@ -50,7 +49,13 @@ def test_placement_credit_is_the_sum_only_for_positive_multiples_of_five(
     assert placement_credit(total) == credit
 
 
-@given(st.integers(min_value=-1000, max_value=1000))
+@pytest.mark.parametrize("total", [-1, -5, -305])
+def test_a_negative_sum_is_outside_the_credits_domain(total: int) -> None:
+    with pytest.raises(UsageError, match="cannot be negative"):
+        placement_credit(total)
+
+
+@given(st.integers(min_value=0, max_value=1000))
 def test_placement_credit_is_zero_or_the_whole_sum(total: int) -> None:
     credit = placement_credit(total)
     assert credit in (0, total)
@@ -111,12 +116,17 @@ def test_rounded_penalty_is_a_multiple_of_five_within_two_pips(pips: int) -> Non
         ([3, 3], 10),  # Fi: "vähentää yhteensä 10 raakapistettä, ei 5"
         ([2, 2], 0),  # merged, 4 would round to 5
         ([7], 5),
-        ([], 0),
         ([12, 13], 25),
     ],
 )
 def test_side_penalty_rounds_each_partner_separately(pips: list[int], penalty: int) -> None:
     assert side_penalty(pips) == penalty
+
+
+@pytest.mark.parametrize("pips", [[], [1, 2, 3]])
+def test_a_side_has_one_or_two_players(pips: list[int]) -> None:
+    with pytest.raises(UsageError, match="one or two players"):
+        side_penalty(pips)
 
 
 @pytest.mark.parametrize(
