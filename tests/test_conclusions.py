@@ -239,3 +239,25 @@ def test_the_pytest_plugin_reports_an_engine_that_cannot_start_once(
         in text
     )
     assert result.ret != 0
+
+
+def test_the_pytest_plugin_with_a_baseline_has_no_new_failures(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    baseline = tmp_path / "known.yaml"
+    certify("--engine", f"{ENGINES}:FailsSome", "--write-expected-failures", str(baseline))
+    pytester.syspathinsert(ROOT)
+    result = pytester.runpytest(
+        f"--fiveup-engine={ENGINES}:FailsSome", f"--fiveup-expected-failures={baseline}", "-q"
+    )
+    assert "fiveup: NO NEW FAILURES against a baseline of " in result.stdout.str()
+    assert result.ret == 0
+    assert "xfailed" in result.parseoutcomes()
+
+
+def test_the_pytest_plugin_gives_the_handshake_hint_once(pytester: pytest.Pytester) -> None:
+    banner = "print('Welcome!', flush=True)"
+    result = pytester.runpytest(f'--fiveup-engine-cmd={PY} -c "{banner}"', "-q")
+    errors = result.stdout.str().split("short test summary info")[0]
+    assert errors.count("hint: the engine wrote something that is not JSON on stdout") == 1
+    assert result.ret != 0
