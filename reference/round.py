@@ -761,7 +761,12 @@ class Round:
     def _draw(self) -> None:
         seat = self._turn
         moves = self._moves
-        if not moves or moves[0] is not _DRAW_ACTIONS[seat]:
+        if (not moves or moves[0] is not _DRAW_ACTIONS[seat]) and (
+            self._result is not None
+            or self._pending != _NO_TILE
+            or not self._bone
+            or self._can_place(self._hands[seat])
+        ):
             self._refuse(_DRAW_ACTIONS[seat])
         tc = self._bone.pop()
         self._hands[seat].append(tc)

@@ -127,6 +127,9 @@ class Tile:
     @staticmethod
     def parse(text: str) -> Tile:
         """Read ``[a|b]`` exactly (no padding); the halves may come in either order."""
+        found = _TILE_TEXTS.get(text)
+        if found is not None:
+            return found
         if _TILE_RE.fullmatch(text) is None:
             raise NotationError(f"not a tile: {text!r} (expected a form like [1|4])")
         return Tile.of(int(text[1]), int(text[3]))
@@ -174,6 +177,14 @@ ALL_TILES: tuple[Tile, ...] = tuple(
     Tile.of(low, high) for low in range(MAX_PIPS + 1) for high in range(low, MAX_PIPS + 1)
 )
 """The 28 tiles of the double-six set in canonical order."""
+
+# Requests repeat the same few texts: reading each once keeps replays cheap. Only texts that
+# parsed are kept (values are immutable), and the action cache is bounded.
+_TILE_TEXTS: dict[str, Tile] = {
+    text: tile for tile in ALL_TILES for text in {tile.text, f"[{tile.high}|{tile.low}]"}
+}
+_ACTION_TEXTS: dict[str, Action] = {}
+_CACHE_LIMIT = 1 << 16
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -298,6 +309,16 @@ class Action:
     @staticmethod
     def parse(text: str) -> Action:
         """Read ``<seat> play <placement>``, ``<seat> draw`` or ``<seat> pass``."""
+        found = _ACTION_TEXTS.get(text)
+        if found is not None:
+            return found
+        action = Action._read(text)
+        if len(_ACTION_TEXTS) < _CACHE_LIMIT:
+            _ACTION_TEXTS[text] = action
+        return action
+
+    @staticmethod
+    def _read(text: str) -> Action:
         parts = text.split()
         if len(parts) < 2 or not (parts[0].isascii() and parts[0].isdigit()):
             raise NotationError(
