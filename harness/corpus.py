@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import importlib.resources
+import os
+import stat
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,15 +73,64 @@ def bundled_fixture_dir() -> Path:
     return Path(str(importlib.resources.files("fiveup.fixtures"))).resolve()
 
 
+FIXTURE_SUFFIXES = (".yaml", ".yml")
+
+
 def fixture_files(paths: Iterable[Path]) -> list[Path]:
-    """Every ``*.yaml``/``*.yml`` file named or found under the named folders, sorted."""
+    """Every ``*.yaml``/``*.yml`` file named or found under the named folders, sorted.
+
+    A folder is searched without following a symbolic link to a folder (which could lead back
+    into it). Whatever cannot be searched or told apart is kept, whatever its name, for reading
+    to report it by name instead of skipping it: a folder that cannot be listed, a symbolic link
+    to a folder, a link that loops or cannot be followed.
+    """
     found: list[Path] = []
     for p in paths:
-        if p.is_dir():
-            found.extend(sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml")))
+        if _is_folder(p):
+            found.extend(sorted(_search(p)))
         else:
             found.append(p)
     return found
+
+
+def _is_folder(path: Path) -> bool:
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _search(root: Path) -> Iterator[Path]:
+    folders = [root]
+    while folders:
+        folder = folders.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError:
+            yield folder  # read_yaml says why it cannot be listed
+            continue
+        for entry in entries:
+            path = folder / entry.name
+            kind = _kind(entry)
+            if kind == "folder":
+                folders.append(path)
+            elif kind == "odd" or path.suffix in FIXTURE_SUFFIXES:
+                yield path
+
+
+def _kind(entry: os.DirEntry[str]) -> str:
+    """``folder`` to search, ``file`` to read when its name says so, ``odd`` to report."""
+    try:
+        if entry.is_dir(follow_symlinks=False):
+            return "folder"
+        if not entry.is_symlink():
+            return "file"
+        return "odd" if stat.S_ISDIR(os.stat(entry.path).st_mode) else "file"
+    except FileNotFoundError:
+        return "file"  # a dangling link: read (and reported) when its name says so
+    except OSError:
+        return "odd"  # a loop, or a link through a folder that cannot be searched
 
 
 def cases_of(src: SourceFile) -> Iterator[Case]:

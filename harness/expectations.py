@@ -14,24 +14,27 @@ from fiveup.errors import UsageError
 
 from .corpus import Corpus
 from .runner import CaseResult, Status
-from .sources import read_yaml
+from .sources import pointer, read_yaml
 
 __all__ = ["Outcome", "Verdict", "baseline_text", "judge", "load_expected_failures"]
 
 
 def load_expected_failures(path: Path, corpus: Corpus) -> dict[str, str]:
-    """Read an expected-failures file: a YAML mapping of case ID to the reason it fails."""
+    """Read an expected-failures file: a YAML mapping of case ID to the reason it fails.
+
+    The file is read as fixture files are, within the same limits (spec/fixtures.md, "Limits").
+    """
     src = read_yaml(path)
     if src.problems:
         raise UsageError("\n".join(p.text for p in src.problems))
     if src.data is None:
         return {}
     if not isinstance(src.data, dict):
-        raise UsageError(f"{path}:1: expected a mapping of case ID to reason")
+        raise UsageError(f"{src.name}:1: expected a mapping of case ID to reason")
     known = corpus.by_id()
     problems = []
     for case_id, reason in src.data.items():
-        where = f"{path}:{src.line_of('/' + str(case_id))}"
+        where = f"{src.name}:{src.line_of(pointer([case_id]))}"
         if not isinstance(case_id, str) or case_id not in known:
             problems.append(f"{where}: no case {case_id!r} in the corpus")
         elif not isinstance(reason, str) or not reason.strip():

@@ -1,22 +1,91 @@
-"""Reading fixture files: safe YAML with the source line of every value.
+"""Reading fixture files: bounded, total, safe YAML with the source line of every value.
 
-YAML is read only with PyYAML's safe loader: a ``!!python/...`` tag is refused. Every value
-keeps the line it came from, so a problem is reported as ``file:line: /json/pointer: message``.
+Any file gives either data or problems, never an exception, a hang or unbounded memory (the
+limits are those of spec/fixtures.md, "Limits"): only a regular file of at most
+:data:`MAX_FILE_BYTES` is read, without blocking; it must be UTF-8 text with no control
+character but tab and line feed; and the YAML is composed here, event by event, so that nesting,
+the number of values (an alias counting at its expanded size), keys and numbers stay bounded and
+only plain data comes out: strings, whole numbers, booleans, nulls, lists and mappings, with no
+tag (``!!python/...`` or any other), date, fraction, merge key or recursive alias. Every value
+keeps the line it came from, so a problem is reported as ``file:line: /json/pointer: message``;
+file names and messages are printed with every non-printable character escaped, so no name can
+forge a line of the report.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
+import re
+import stat
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import yaml
 
 from fiveup.contract.engine import JSON
 
-__all__ = ["Problem", "SourceFile", "pointer", "read_yaml"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "MAX_KEY_CHARS",
+    "MAX_MESSAGE_CHARS",
+    "MAX_NUMBER_CHARS",
+    "MAX_PROBLEMS",
+    "MAX_VALUES",
+    "TOO_MANY_PROBLEMS",
+    "Problem",
+    "SourceFile",
+    "display_name",
+    "pointer",
+    "printable",
+    "read_yaml",
+]
+
+MAX_FILE_BYTES: Final = 1 << 20
+"""The largest fixture file read: 1 MiB (the biggest bundled file is 50 KB)."""
+MAX_DEPTH: Final = 32
+"""How many lists and mappings may hold one another (the bundled corpus needs 9)."""
+MAX_VALUES: Final = 50_000
+"""Values of one file (scalars, lists, mappings, keys); an alias counts at its expanded size."""
+MAX_KEY_CHARS: Final = 256
+"""The longest mapping key."""
+MAX_NUMBER_CHARS: Final = 32
+"""The longest number, as written (far below Python's limit of 4300 digits)."""
+MAX_MESSAGE_CHARS: Final = 500
+"""A problem's message is clipped to this length (a schema message quotes the value)."""
+MAX_PROBLEMS: Final = 100
+"""The problems reported of one file; a file with more says that the rest were left out."""
+
+
+def printable(text: str) -> str:
+    r"""``text`` with every non-printable character escaped as Python's ``repr`` escapes it.
+
+    A byte of a file name that is not UTF-8 (a lone surrogate) becomes ``\xNN``. The result is
+    one line of printable text, and escaping it again changes nothing.
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else _escape(c) for c in text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # os.fsdecode's stand-in for an undecodable byte
+        return f"\\x{code - 0xDC00:02x}"
+    return repr(char)[1:-1]
+
+
+TOO_MANY_PROBLEMS: Final = (
+    f"too many problems: only the first {MAX_PROBLEMS} of this file are reported"
+)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_MESSAGE_CHARS else text[: MAX_MESSAGE_CHARS - 3] + "..."
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -30,13 +99,17 @@ class Problem:
 
     @property
     def text(self) -> str:
-        """``file:line: pointer: message``, the form printed by ``fiveup validate``."""
+        """``file:line: pointer: message``, the form printed by ``fiveup validate``.
+
+        One line of printable text: a control character of a name or a message is escaped.
+        """
         where = f"{self.file}:{self.line}" if self.line else self.file
-        return (
+        text = (
             f"{where}: {self.pointer}: {self.message}"
             if self.pointer
             else f"{where}: {self.message}"
         )
+        return printable(text)
 
     def to_json(self) -> dict[str, JSON]:
         """The problem as a JSON object."""
@@ -53,94 +126,469 @@ def pointer(parts: Iterable[str | int]) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
+def _pointer_parts(ptr: str) -> list[str]:
+    return [p.replace("~1", "/").replace("~0", "~") for p in ptr.split("/")[1:]]
+
+
+@dataclass(slots=True)
+class _Where:
+    """The line of a list or mapping and the lines of what it holds (a scalar's: an int)."""
+
+    line: int
+    children: dict[str, _Where | int] | list[_Where | int]
+
+    def child(self, part: str) -> _Where | int | None:
+        if isinstance(self.children, dict):
+            return self.children.get(part)
+        if part.isascii() and part.isdigit() and int(part) < len(self.children):
+            return self.children[int(part)]
+        return None
+
+
+def display_name(path: Path) -> str:
+    """The path for messages: relative to the working folder when inside it, escaped."""
+    try:  # the name as given, not where a link leads (nor a loop: no exception)
+        shown = str(Path(os.path.abspath(path)).relative_to(Path.cwd()))
+    except (ValueError, OSError):
+        shown = str(path)
+    return printable(shown)
+
+
 @dataclass(slots=True)
 class SourceFile:
     """One parsed YAML file: its data and the line of every value by JSON pointer."""
 
     path: Path
     data: Any
-    lines: dict[str, int] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     digest: str = ""
+    where: _Where | int | None = None
+    """The lines of the values, in the shape of ``data``."""
+    _name: str = ""
 
     @property
     def name(self) -> str:
-        """The path for messages: relative to the working folder when inside it."""
-        try:
-            return str(self.path.resolve().relative_to(Path.cwd().resolve()))
-        except (ValueError, OSError):
-            return str(self.path)
+        """The path for messages: relative to the working folder when inside it, escaped."""
+        if not self._name:
+            self._name = display_name(self.path)
+        return self._name
 
     def line_of(self, ptr: str) -> int:
         """The line of the value at ``ptr``, or of its nearest enclosing value."""
-        while ptr not in self.lines and ptr:
-            ptr = ptr.rsplit("/", 1)[0]
-        return self.lines.get(ptr, 1)
+        node = self.where
+        if node is None:
+            return 1
+        line = node if isinstance(node, int) else node.line
+        for part in _pointer_parts(ptr):
+            child = node.child(part) if isinstance(node, _Where) else None
+            if child is None:
+                break
+            node = child
+            line = child if isinstance(child, int) else child.line
+        return line
 
     def problem(self, ptr: str, message: str) -> Problem:
         """A problem located at ``ptr`` in this file."""
-        return Problem(self.name, self.line_of(ptr), ptr, message)
+        return Problem(self.name, self.line_of(ptr), ptr, _clip(message))
+
+    def refuse(self, line: int, message: str, ptr: str = "") -> None:
+        """Note a problem of reading the file (the first :data:`MAX_PROBLEMS` of them)."""
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(Problem(self.name, line, ptr, _clip(message)))
+        elif len(self.problems) == MAX_PROBLEMS:
+            self.problems.append(Problem(self.name, 0, "", TOO_MANY_PROBLEMS))
 
 
-_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-"""libyaml's safe loader when PyYAML was built with it (ten times faster), else the pure one."""
+# Reading the bytes -------------------------------------------------------------------------
+
+_OPEN_FLAGS: Final = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)  # a FIFO swapped in after the check must not block
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+
+_KINDS: Final = (
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
-def _walk(node: yaml.Node, parts: list[str | int], src: SourceFile) -> None:
-    src.lines[pointer(parts)] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        seen: dict[str, int] = {}
-        for key_node, value_node in node.value:
-            key = str(key_node.value)
-            if key in seen:
-                src.problems.append(
-                    Problem(
-                        src.name,
-                        key_node.start_mark.line + 1,
-                        pointer([*parts, key]),
-                        f"duplicate key {key!r} (first at line {seen[key]})",
-                    )
-                )
-            seen[key] = key_node.start_mark.line + 1
-            _walk(value_node, [*parts, key], src)
-    elif isinstance(node, yaml.SequenceNode):
-        for index, item in enumerate(node.value):
-            _walk(item, [*parts, index], src)
+def _why(exc: OSError) -> str:
+    return exc.strerror or str(exc)
 
 
-def read_yaml(path: Path) -> SourceFile:
-    """Read one YAML file safely; YAML errors become problems, never exceptions."""
-    src = SourceFile(path, None)
+def _not_regular(path: Path, mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        try:
+            with os.scandir(path):
+                pass
+        except OSError as exc:
+            return f"cannot read the folder: {_why(exc)}"
+        if os.path.islink(path):
+            return "a symbolic link to a folder is not followed: name the folder itself"
+        return "is a folder, not a file"
+    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    return f"cannot read: {kind}, not a regular file (only regular files are read)"
+
+
+def _too_large(size: str) -> str:
+    return f"file too large: {size} bytes, the limit is {MAX_FILE_BYTES} bytes (1 MiB)"
+
+
+def _read_bounded(path: Path) -> bytes | str:
+    """The bytes of a regular file of at most :data:`MAX_FILE_BYTES`, or why not."""
     try:
-        raw = path.read_bytes()
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            return _not_regular(path, info.st_mode)
+        if info.st_size > MAX_FILE_BYTES:
+            return _too_large(str(info.st_size))
+        fd = os.open(path, _OPEN_FLAGS)
     except OSError as exc:
-        src.problems.append(Problem(src.name, 0, "", f"cannot read: {exc.strerror or exc}"))
-        return src
-    src.digest = hashlib.sha256(raw).hexdigest()
+        return f"cannot read: {_why(exc)}"
+    try:
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):  # replaced between the check and the opening
+            return _not_regular(path, opened.st_mode)
+        chunks: list[bytes] = []
+        size = 0
+        while size <= MAX_FILE_BYTES:
+            chunk = os.read(fd, MAX_FILE_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        return f"cannot read: {_why(exc)}"
+    finally:
+        os.close(fd)
+    return _too_large(f"more than {MAX_FILE_BYTES}") if size > MAX_FILE_BYTES else b"".join(chunks)
+
+
+# Decoding the text -------------------------------------------------------------------------
+
+_FORBIDDEN: Final = re.compile(
+    "[^\t\n\r\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029]|\r(?!\n)"
+)
+"""What YAML does not allow in a stream (C0 and C1 controls, U+FFFE, U+FFFF), and the line breaks
+other than LF and CRLF (a lone CR, U+2028, U+2029), which would make lines counted differently."""
+
+
+def _forbidden(char: str) -> str:
+    if char == "\r":
+        return "a carriage return (U+000D) without a line feed"
+    name = unicodedata.name(char, "")
+    kind = "control character" if unicodedata.category(char) == "Cc" else "character"
+    return f"{kind} U+{ord(char):04X}" + (f" ({name})" if name else "")
+
+
+def _decode(raw: bytes, src: SourceFile) -> str | None:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        src.problems.append(Problem(src.name, 1, "", f"not UTF-8 text: {exc.reason}"))
-        return src
-    loader = _SafeLoader(text)
-    try:
-        node = loader.get_single_node()
-        if node is None:
-            return src  # an empty document: data None, for the caller to judge
-        _walk(node, [], src)
-        src.data = loader.construct_document(node)
-    except yaml.MarkedYAMLError as exc:
+        start = raw.rfind(b"\n", 0, exc.start) + 1
+        column = len(raw[start : exc.start].decode("utf-8")) + 1
+        src.refuse(
+            raw.count(b"\n", 0, exc.start) + 1,
+            f"not UTF-8 text: {exc.reason}: byte 0x{raw[exc.start]:02x} at column {column}",
+        )
+        return None
+    bad = _FORBIDDEN.search(text)
+    if bad is not None:
+        pos = bad.start()
+        src.refuse(
+            text.count("\n", 0, pos) + 1,
+            f"{_forbidden(text[pos])} at column {pos - text.rfind(chr(10), 0, pos)}: "
+            "not allowed (only printable text, tab and line feed, or CR LF)",
+        )
+        return None
+    return text
+
+
+# Composing the YAML ------------------------------------------------------------------------
+
+_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's parser when PyYAML was built with it (ten times faster), else the pure one."""
+
+_TAG: Final = "tag:yaml.org,2002:"
+_SCALAR_TAGS: Final = frozenset(_TAG + t for t in ("null", "bool", "int", "str"))
+_NOT_JSON: Final = {
+    _TAG + "float": "a fraction: numbers are whole here",
+    _TAG + "timestamp": "a date or time",
+    _TAG + "merge": "a merge key, which is not allowed",
+    _TAG + "value": "a value key, which is not allowed",
+}
+_NO_KEY: Final = object()
+_KEY_NOT_PLAIN: Final = "a mapping key must be a plain value, not a list or mapping"
+
+
+def _line(event: yaml.Event) -> int:
+    return event.start_mark.line + 1 if event.start_mark is not None else 1
+
+
+class _Refused(Exception):
+    """The reader stops: a limit or a rule of plain YAML is broken at ``line``."""
+
+    def __init__(self, line: int, parts: list[str | int], message: str) -> None:
+        super().__init__(message)
+        self.line = line
+        self.parts = parts
+        self.message = message
+
+
+@dataclass(slots=True)
+class _Open:
+    """A list or mapping being composed."""
+
+    value: list[Any] | dict[Any, Any]
+    where: _Where
+    part: str | int | None
+    """Its key or index in the collection that holds it."""
+    depth: int
+    start: int
+    anchor: str | None
+    height: int
+    """The deepest level reached inside it so far (its own depth at first)."""
+    key: Any = _NO_KEY
+    key_text: str = ""
+    key_lines: dict[Any, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class _Anchored:
+    value: Any
+    where: _Where | int
+    size: int
+    height: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Done:
+    """A value just composed, and what it costs."""
+
+    value: Any
+    where: _Where | int
+    line: int
+    size: int
+    height: int
+    anchor: str | None
+
+
+class _Composer:
+    """Builds the data and its lines from the parser's events, within the limits."""
+
+    def __init__(self, loader: Any, src: SourceFile) -> None:
+        self.loader = loader
+        """The parser: its events, and the resolver and constructors of plain scalars."""
+        self.src = src
+        self.stack: list[_Open] = []
+        self.anchors: dict[str, _Anchored] = {}
+        self.values = 0
+        self.root: _Done | None = None
+
+    def document(self) -> _Done | None:
+        loader = self.loader
+        loader.get_event()  # the start of the stream
+        if loader.check_event(yaml.StreamEndEvent):
+            return None
+        first = loader.get_event()  # the start of the document
+        while self.root is None:
+            self._event(loader.get_event())
+        loader.get_event()  # the end of the document
+        if not loader.check_event(yaml.StreamEndEvent):
+            raise yaml.composer.ComposerError(
+                "expected a single document in the stream",
+                first.start_mark,
+                "but found another document",
+                loader.get_event().start_mark,
+            )
+        return self.root
+
+    def _path(self) -> list[str | int]:
+        """The place of the next value: the keys and indexes down to it."""
+        parts = [o.part for o in self.stack[1:] if o.part is not None]
+        if self.stack:
+            top = self.stack[-1]
+            if isinstance(top.value, list):
+                parts.append(len(top.value))
+            elif top.key is not _NO_KEY:
+                parts.append(top.key_text)
+        return parts
+
+    def _refuse(self, event: yaml.Event, message: str) -> _Refused:
+        return _Refused(_line(event), self._path(), message)
+
+    def _event(self, event: yaml.Event) -> None:
+        if isinstance(event, yaml.ScalarEvent):
+            self._add(self._scalar(event))
+        elif isinstance(event, yaml.AliasEvent):
+            self._add(self._alias(event))
+        elif isinstance(event, yaml.CollectionStartEvent):
+            self._open(event)
+        else:  # the end of a list or mapping
+            self._add(self._close(self.stack.pop()))
+
+    def _count(self, event: yaml.Event, size: int) -> None:
+        self.values += size
+        if self.values > MAX_VALUES:
+            raise self._refuse(
+                event,
+                f"too many values: more than {MAX_VALUES} (an alias counts at its expanded size)",
+            )
+
+    def _check_node(self, event: yaml.NodeEvent) -> None:
+        tag = getattr(event, "tag", None)
+        if tag is not None and tag != "!":
+            raise self._refuse(event, f"tag refused (only plain YAML is allowed): {tag}")
+        anchor = event.anchor
+        if anchor is not None and (
+            anchor in self.anchors or any(o.anchor == anchor for o in self.stack)
+        ):
+            raise self._refuse(event, f"anchor &{anchor} is defined twice")
+
+    def _scalar(self, event: yaml.ScalarEvent) -> _Done:
+        self._check_node(event)
+        text = event.value
+        tag = self.loader.resolve(yaml.ScalarNode, text, event.implicit)
+        if tag not in _SCALAR_TAGS:
+            what = _NOT_JSON.get(tag, tag)
+            raise self._refuse(event, f"{text!r} reads as {what} (quote it if it is text)")
+        if tag == _TAG + "int" and len(text) > MAX_NUMBER_CHARS:
+            raise self._refuse(
+                event,
+                f"number too long: {len(text)} characters, the limit is {MAX_NUMBER_CHARS}",
+            )
+        self._count(event, 1)
+        value = self.loader.yaml_constructors[tag](self.loader, yaml.ScalarNode(tag, text))
+        line = _line(event)
+        return _Done(value, line, line, 1, 0, event.anchor)
+
+    def _alias(self, event: yaml.AliasEvent) -> _Done:
+        name = event.anchor or ""
+        found = self.anchors.get(name)
+        if found is None:
+            inside = any(o.anchor == name for o in self.stack)
+            raise self._refuse(
+                event,
+                f"alias *{name} refers to the list or mapping that holds it"
+                if inside
+                else f"alias *{name} names no anchor defined before it",
+            )
+        if len(self.stack) + found.height > MAX_DEPTH:
+            raise self._refuse(event, f"alias *{name} nests values more than {MAX_DEPTH} deep")
+        self._count(event, found.size)
+        line = _line(event)
+        return _Done(found.value, found.where, line, found.size, found.height, None)
+
+    def _open(self, event: yaml.CollectionStartEvent) -> None:
+        self._check_node(event)
+        top = self.stack[-1] if self.stack else None
+        if top is not None and isinstance(top.value, dict) and top.key is _NO_KEY:
+            raise self._refuse(event, _KEY_NOT_PLAIN)
+        if len(self.stack) >= MAX_DEPTH:
+            raise self._refuse(event, f"nested too deeply: over {MAX_DEPTH} lists and mappings")
+        self._count(event, 1)
+        part = self._path()[-1] if top is not None else None
+        line = _line(event)
+        is_list = isinstance(event, yaml.SequenceStartEvent)
+        value: list[Any] | dict[Any, Any] = [] if is_list else {}
+        where = _Where(line, [] if is_list else {})
+        depth = len(self.stack) + 1
+        self.stack.append(_Open(value, where, part, depth, self.values, event.anchor, depth))
+
+    def _close(self, done: _Open) -> _Done:
+        return _Done(
+            done.value,
+            done.where,
+            done.where.line,
+            self.values - done.start + 1,
+            done.height - done.depth + 1,
+            done.anchor,
+        )
+
+    def _add(self, done: _Done) -> None:
+        if done.anchor is not None:
+            self.anchors[done.anchor] = _Anchored(done.value, done.where, done.size, done.height)
+        if not self.stack:
+            self.root = done
+            return
+        top = self.stack[-1]
+        top.height = max(top.height, top.depth + done.height)
+        if isinstance(top.value, list):
+            top.value.append(done.value)
+            assert isinstance(top.where.children, list)
+            top.where.children.append(done.where)
+        elif top.key is _NO_KEY:
+            self._key(top, done)
+        else:
+            top.value[top.key] = done.value
+            assert isinstance(top.where.children, dict)
+            top.where.children[top.key_text] = done.where
+            top.key = _NO_KEY
+
+    def _key(self, top: _Open, done: _Done) -> None:
+        if not isinstance(done.where, int):
+            raise _Refused(done.line, self._path(), _KEY_NOT_PLAIN)
+        text = str(done.value)
+        if len(text) > MAX_KEY_CHARS:
+            raise _Refused(
+                done.line,
+                self._path(),
+                f"key too long: {len(text)} characters, the limit is {MAX_KEY_CHARS}",
+            )
+        first = top.key_lines.get(done.value)
+        if first is not None:
+            self.src.refuse(
+                done.line,
+                f"duplicate key {done.value!r} (first at line {first})",
+                pointer([*self._path(), text]),
+            )
+        top.key_lines[done.value] = done.line
+        top.key, top.key_text = done.value, text
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> tuple[int, str]:
+    if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else 1
         what = exc.problem or str(exc)
         if exc.context:
             where = f" (line {exc.context_mark.line + 1})" if exc.context_mark else ""
             what = f"{what}, {exc.context}{where}"
-        if "could not determine a constructor" in what:
-            what = f"tag refused (only plain YAML is allowed): {what}"
-        src.problems.append(Problem(src.name, line, "", f"YAML error: {what}"))
+        return (mark.line + 1 if mark else 1), f"YAML error: {what}"
+    return 1, f"YAML error: {exc}"
+
+
+def _compose(text: str, src: SourceFile) -> None:
+    loader = _Loader(text)
+    try:
+        root = _Composer(loader, src).document()
+        if root is not None:
+            src.data, src.where = root.value, root.where
+    except _Refused as exc:
+        src.data, src.where = None, None
+        src.refuse(exc.line, exc.message, pointer(exc.parts))
     except yaml.YAMLError as exc:
-        src.problems.append(Problem(src.name, 1, "", f"YAML error: {exc}"))
+        src.data, src.where = None, None
+        src.refuse(*_yaml_problem(exc))
     finally:
         loader.dispose()
+
+
+def read_yaml(path: Path) -> SourceFile:
+    """Read one YAML file safely and within the limits; problems, never exceptions."""
+    src = SourceFile(path, None)
+    raw = _read_bounded(path)
+    if isinstance(raw, str):
+        src.refuse(0, raw)
+        return src
+    src.digest = hashlib.sha256(raw).hexdigest()
+    text = _decode(raw, src)
+    if text is not None:
+        _compose(text, src)
+    if src.problems:
+        src.data = None
     return src

@@ -36,9 +36,12 @@ def definition(name: str) -> dict[str, Any]:
 
 
 def pattern(name: str) -> str:
-    """The regular expression of the string definition ``name``, without its anchors.
+    r"""The regular expression of the string definition ``name``, without its anchors.
 
     The schemas anchor every pattern with ``^`` and ``$``; the parser matches whole strings.
+    Python's ``re.search`` lets ``$`` match before a final line break, which ECMA-262 does not,
+    so each patterned definition also refuses any line break with ``"not": {"type": "string",
+    "pattern": "\\n"}`` beside its pattern: a value matches exactly, in both dialects.
     """
     text: str = definition(name)["pattern"]
     if not (text.startswith("^") and text.endswith("$")):
