@@ -1,0 +1,241 @@
+"""Differential fuzzing: the same random cases on a baseline and a candidate engine.
+
+Each case (:func:`fiveup.fuzz.cases.random_case`) is played by the baseline; its observation
+becomes the case's expectation, and the candidate is judged by the case runner of ``certify``
+(:func:`fiveup.harness.runner.run_case`). When the two observations are equal the case passes
+without that work, which keeps a campaign fast; when they differ, the runner says how, the case
+is shrunk to the shortest script that still diverges, and it is written out as a fixture file
+that ``fiveup validate`` accepts, labelled ``provenance: {source: fuzz}``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+import yaml
+
+from fiveup.contract.engine import JSON, Engine, Level
+from fiveup.harness.corpus import Case
+from fiveup.harness.runner import CaseResult, Status, run_case
+
+from .cases import random_case
+
+__all__ = ["Divergence", "Shard", "Tally", "fuzz_case", "run_campaign", "write_fixture"]
+
+_SCRIPT: Final = {Level.LAYOUT: "placements", Level.ROUND: "actions", Level.MATCH: "rounds"}
+_EXPECTED: Final = {
+    Level.SCORING: ("value",),
+    Level.LAYOUT: ("steps", "layout", "error"),
+    Level.ROUND: ("events", "state", "error"),
+    Level.MATCH: ("rounds", "over", "winner", "scores", "error"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Shard:
+    """Which indexes of a campaign a process plays: ``index % count == number``."""
+
+    number: int = 0
+    count: int = 1
+
+    @staticmethod
+    def parse(text: str) -> Shard:
+        """Read ``I/K`` (0 <= I < K)."""
+        number, sep, count = text.partition("/")
+        if not (sep and number.isdigit() and count.isdigit() and int(number) < int(count)):
+            raise ValueError(f"not a shard: {text!r} (expected I/K with 0 <= I < K, like 0/4)")
+        return Shard(int(number), int(count))
+
+    def indexes(self, total: int) -> range:
+        """The indexes of a campaign of ``total`` cases this shard plays."""
+        return range(self.number, total, self.count)
+
+
+@dataclass(frozen=True, slots=True)
+class Divergence:
+    """A case on which the candidate does not observe what the baseline does."""
+
+    index: int
+    case: Case
+    result: CaseResult
+    file: str = ""
+
+
+@dataclass(slots=True)
+class Tally:
+    """What a campaign (or one shard of it) found."""
+
+    seed: int
+    cases: int = 0
+    rounds: int = 0
+    """Cases of the round level, the unit of the speed figures."""
+    seconds: float = 0.0
+    by_level: dict[str, int] = field(default_factory=dict)
+    divergences: list[Divergence] = field(default_factory=list)
+    interrupted: bool = False
+
+    @property
+    def cases_per_second(self) -> float:
+        """Cases judged per second."""
+        return self.cases / self.seconds if self.seconds else 0.0
+
+    def merge(self, other: Tally) -> None:
+        """Add another shard's findings to these."""
+        self.cases += other.cases
+        self.rounds += other.rounds
+        self.seconds = max(self.seconds, other.seconds)
+        for level, count in other.by_level.items():
+            self.by_level[level] = self.by_level.get(level, 0) + count
+        self.divergences.extend(other.divergences)
+        self.interrupted = self.interrupted or other.interrupted
+
+
+def _expectation(level: Level, observation: Mapping[str, JSON]) -> dict[str, JSON]:
+    expect = {key: observation[key] for key in _EXPECTED[level] if key in observation}
+    error = expect.pop("error", None)
+    if isinstance(error, dict):  # a null error is what a case that names none expects
+        expect["error"] = {key: value for key, value in error.items() if key != "message"}
+    return expect
+
+
+_PRIMARY: Final = {Level.LAYOUT: "LAY-1", Level.ROUND: "TRN-1", Level.MATCH: "MAT-2"}
+_FUNCTION_RULE: Final = {
+    "credit": "SCR-2",
+    "displayed": "PTS-1",
+    "penalty": "PEN-2",
+    "side_penalty": "PEN-4",
+    "tally": "TAL-1",
+}
+
+
+def _primary(level: Level, given: Mapping[str, JSON]) -> str:
+    if level is Level.SCORING:
+        return _FUNCTION_RULE.get(str(given.get("function")), "SCR-2")
+    return _PRIMARY[level]
+
+
+def _same(observed: JSON, expected: JSON) -> bool:
+    """Equal as JSON: ``==`` alone would take ``true`` for ``1``."""
+    return bool(observed == expected) and json.dumps(observed) == json.dumps(expected)
+
+
+def _case(seed: int, index: int, level: Level, given: Mapping[str, JSON], expect: JSON) -> Case:
+    return Case(
+        id=f"fuzz.{level.value}.s{seed}-{index}",
+        title=f"Fuzz case {index} of seed {seed} ({level.value})",
+        rules=(_primary(level, given),),
+        level=level,
+        given=given,
+        expect=expect,
+        provenance={"source": "fuzz", "seed": seed, "case": index},
+        description="",
+        file="(fuzz)",
+        line=0,
+    )
+
+
+def fuzz_case(
+    baseline: Engine, candidate: Engine, levels: list[str], seed: int, index: int,
+    level: Level, given: dict[str, JSON],
+) -> tuple[Case, CaseResult] | None:  # fmt: skip
+    """Judge one case; None when the candidate observes exactly what the baseline does."""
+    request = _case(seed, index, level, given, {}).request()
+    expected = baseline.run(level.value, request)
+    try:
+        observed = candidate.run(level.value, request) if level.value in levels else None
+    except Exception:  # the runner below says what the engine did
+        observed = None
+    if observed is not None and _same(observed, expected):
+        return None
+    case = _case(seed, index, level, given, _expectation(level, expected))
+    result = run_case(candidate, case, levels)
+    if result.status in (Status.PASS, Status.UNSUPPORTED):
+        return None
+    return case, result
+
+
+def _shrink(
+    baseline: Engine, candidate: Engine, levels: list[str], found: tuple[Case, CaseResult]
+) -> tuple[Case, CaseResult]:
+    """The shortest prefix of the case's script on which the candidate still diverges."""
+    case, _ = found
+    key = _SCRIPT.get(case.level)
+    if key is None:
+        return found
+    script = list(case.given[key])
+    seed, index = int(case.provenance["seed"]), int(case.provenance["case"])
+    for length in range(len(script)):
+        shorter = {**case.given, key: script[:length]}
+        again = fuzz_case(baseline, candidate, levels, seed, index, case.level, shorter)
+        if again is not None:
+            return again
+    return found
+
+
+def run_campaign(
+    baseline: Engine,
+    candidate: Engine,
+    seed: int,
+    indexes: Iterable[int],
+    *,
+    players: int | None = None,
+    out: Path | None = None,
+    progress: Callable[[Tally], None] | None = None,
+) -> Tally:
+    """Play the cases at ``indexes`` of campaign ``seed``; write each divergence to ``out``."""
+    tally = Tally(seed)
+    levels = list(candidate.info()["levels"])
+    start = time.perf_counter()
+    try:
+        for index in indexes:
+            level, given = random_case(seed, index, players)
+            found = fuzz_case(baseline, candidate, levels, seed, index, level, given)
+            tally.cases += 1
+            tally.rounds += level is Level.ROUND
+            tally.by_level[level.value] = tally.by_level.get(level.value, 0) + 1
+            if found is not None:
+                case, result = _shrink(baseline, candidate, levels, found)
+                written = write_fixture(out, case, result) if out is not None else ""
+                tally.divergences.append(Divergence(index, case, result, written))
+            if progress is not None and tally.cases % 200 == 0:
+                tally.seconds = time.perf_counter() - start
+                progress(tally)
+    except KeyboardInterrupt:
+        tally.interrupted = True
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def fixture_of(case: Case, result: CaseResult) -> dict[str, Any]:
+    """The divergence as a fixture case of ``spec/fixtures.md`` (the baseline's observation)."""
+    differences = [d.text for d in result.differences[:5]] or [result.message]
+    rule = result.rule if result.status is Status.FAIL else case.primary_rule
+    return {
+        "id": case.id,
+        "title": f"Fuzz divergence: {differences[0]}"[:200],
+        "description": "Found by fiveup fuzz; the expectation is the baseline engine's "
+        "observation, not a derivation by hand. The candidate differed: " + "; ".join(differences),
+        "rules": [rule],
+        "provenance": dict(case.provenance),
+        "level": case.level.value,
+        "given": dict(case.given),
+        "expect": dict(case.expect),
+    }
+
+
+def write_fixture(out: Path, case: Case, result: CaseResult) -> str:
+    """Write the divergence as ``out/<case id>.yaml``; return the path written."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{case.id}.yaml"
+    text = yaml.safe_dump(
+        {"cases": [fixture_of(case, result)]}, sort_keys=False, allow_unicode=True, width=100
+    )
+    tmp = path.with_suffix(".yaml.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+    return str(path)

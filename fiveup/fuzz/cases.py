@@ -1,0 +1,175 @@
+"""Random cases for fuzzing: starts and scripts played with the reference's legal moves.
+
+Every case is made from one ``random.Random``, so a seed and an index give the same case on any
+machine. A case is a level and a ``given`` in the fixture format (``spec/fixtures.md``): hands
+and a boneyard rather than a deck, so that a divergence can be written out as a fixture as it
+is. About a third of the layout and round cases end with an action the rules refuse, of a kind
+drawn at random (a wrong seat, a draw while able to place, a closed branch, ...), and some round
+and match cases run past the end of the round or of the match.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Final
+
+from fiveup.contract.engine import JSON, Level
+from fiveup.contract.notation import ALL_TILES, Action, Placement, Point, Tile, Verb
+from fiveup.contract.players import PLAYER_COUNTS, deal, side_count
+from fiveup.reference.layout import Layout
+from fiveup.reference.match import Match, random_policy
+from fiveup.reference.round import Round, shuffled_deck
+
+__all__ = ["LEVEL_WEIGHTS", "random_case"]
+
+LEVEL_WEIGHTS: Final = {Level.SCORING: 1, Level.LAYOUT: 3, Level.ROUND: 5, Level.MATCH: 1}
+"""How often each level is drawn."""
+_ILLEGAL = 0.3
+_POINTS: Final = [Point(tile, slot) for tile in ALL_TILES for slot in tile.slots()]
+
+
+def _illegal_placement(layout: Layout, rng: random.Random) -> Placement | None:
+    """A placement the rules refuse on ``layout``, or None after a few tries."""
+    for _ in range(50):
+        tile = rng.choice(ALL_TILES)
+        target = None if rng.random() < 0.1 else rng.choice(_POINTS)
+        placement = Placement(tile, target)
+        try:
+            layout.check(placement)
+        except ValueError:
+            return placement
+    return None
+
+
+def _layout_case(rng: random.Random, players: int) -> tuple[Level, dict[str, JSON]]:
+    layout = Layout()
+    placements: list[str] = []
+    for _ in range(rng.randrange(1, 29)):
+        options = [p for t in ALL_TILES for p in layout.legal_placements(t)]
+        if not options:
+            break
+        placement = rng.choice(options)
+        layout.place(placement)
+        placements.append(placement.text)
+    if rng.random() < _ILLEGAL:
+        wrong = _illegal_placement(layout, rng)
+        if wrong is not None:
+            placements.append(wrong.text)
+    return Level.LAYOUT, {"placements": placements}
+
+
+def _scores(rng: random.Random, players: int) -> list[int]:
+    near = rng.choice((0, 0, 100, 250, 290, 300, 305))
+    return [near + 5 * rng.randrange(-4, 5) if near else 0 for _ in range(side_count(players))]
+
+
+def _illegal_action(round_: Round, rng: random.Random) -> Action | None:
+    for _ in range(50):
+        seat = rng.randrange(round_.players)
+        verb = rng.choice((Verb.PLAY, Verb.PLAY, Verb.DRAW, Verb.PASS))
+        placement = None
+        if verb is Verb.PLAY:
+            target = None if rng.random() < 0.1 else rng.choice(_POINTS)
+            placement = Placement(rng.choice(ALL_TILES), target)
+        action = Action(seat, verb, placement)
+        if not round_.is_legal(action):
+            return action
+    return None
+
+
+def _start(deck: list[Tile], players: int) -> dict[str, JSON]:
+    hands, boneyard = deal([t.text for t in deck], players)
+    return {"hands": hands, "boneyard": boneyard}
+
+
+def _round_case(rng: random.Random, players: int) -> tuple[Level, dict[str, JSON]]:
+    deck = shuffled_deck(rng)
+    opener = rng.randrange(players)
+    scores = _scores(rng, players)
+    round_ = Round(players, deck, opener, scores)
+    choose = random_policy(rng)
+    length = 10**6 if rng.random() < 0.6 else rng.randrange(0, 40)
+    actions: list[str] = []
+    while not round_.over and len(actions) < length:
+        action = choose(round_)
+        round_.apply(action)
+        actions.append(action.text)
+    if rng.random() < _ILLEGAL:
+        wrong = _illegal_action(round_, rng)
+        if wrong is not None:
+            actions.append(wrong.text)
+    given = {"players": players, **_start(deck, players), "opener": opener, "scores": scores}
+    return Level.ROUND, {**given, "actions": actions}
+
+
+def _match_round(
+    match: Match, rng: random.Random, players: int
+) -> tuple[dict[str, JSON], Round | None]:
+    deck = shuffled_deck(rng)
+    needs_opener = match.next_opener is None
+    opener = rng.randrange(players) if needs_opener or rng.random() < 0.05 else None
+    item: dict[str, JSON] = _start(deck, players)
+    if opener is not None:
+        item["opener"] = opener
+    try:
+        round_ = match.start_round(deck, opener)
+    except ValueError:
+        item["actions"] = []
+        return item, None
+    choose = random_policy(rng)
+    actions: list[str] = []
+    while not round_.over:
+        action = choose(round_)
+        round_.apply(action)
+        actions.append(action.text)
+    item["actions"] = actions
+    return item, round_
+
+
+def _match_case(rng: random.Random, players: int) -> tuple[Level, dict[str, JSON]]:
+    scores = _scores(rng, players)
+    match = Match(players, scores, rng=rng)
+    rounds: list[JSON] = []
+    for _ in range(rng.randrange(1, 5)):
+        item, round_ = _match_round(match, rng, players)
+        rounds.append(item)
+        if round_ is None or (match.over and rng.random() < 0.7):
+            break
+    return Level.MATCH, {"players": players, "scores": scores, "rounds": rounds}
+
+
+def _scoring_case(rng: random.Random, players: int) -> tuple[Level, dict[str, JSON]]:
+    function = rng.choice(("credit", "displayed", "penalty", "side_penalty", "tally"))
+    value: JSON
+    if function == "credit":
+        value = rng.randrange(0, 61)
+    elif function == "displayed":
+        value = 5 * rng.randrange(-20, 80)
+    elif function == "penalty":
+        value = rng.randrange(0, 60)
+    elif function == "side_penalty":
+        value = [rng.randrange(0, 40) for _ in range(rng.choice((1, 2)))]
+    else:
+        value = 5 * rng.randrange(0, 80)
+    return Level.SCORING, {"function": function, "input": value}
+
+
+_MAKERS: Final[dict[Level, Callable[[random.Random, int], tuple[Level, dict[str, JSON]]]]] = {
+    Level.SCORING: _scoring_case,
+    Level.LAYOUT: _layout_case,
+    Level.ROUND: _round_case,
+    Level.MATCH: _match_case,
+}
+
+
+def random_case(
+    seed: int, index: int, players: int | None = None, levels: tuple[Level, ...] | None = None
+) -> tuple[Level, dict[str, JSON]]:
+    """Case ``index`` of the campaign ``seed``: its level and its ``given`` (fixture form)."""
+    rng = random.Random(f"fiveup-fuzz:{seed}:{index}")
+    choices = levels or tuple(LEVEL_WEIGHTS)
+    weights = [LEVEL_WEIGHTS[level] for level in choices]
+    level = rng.choices(choices, weights)[0]
+    count = players if players is not None else rng.choice(PLAYER_COUNTS)
+    return _MAKERS[level](rng, count)

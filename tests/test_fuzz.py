@@ -1,0 +1,164 @@
+"""``fiveup fuzz``: random cases on a baseline and a candidate, divergences written as fixtures."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from fiveup.cli import main
+from fiveup.contract.engine import Level
+from fiveup.fuzz.campaign import Shard, run_campaign
+from fiveup.fuzz.cases import random_case
+from fiveup.harness.levels import LEVELS
+from fiveup.reference.engine import ReferenceEngine
+
+ROOT = Path(__file__).resolve().parent.parent
+WRONG = "tests.wrong_engines.pen2_remainder_three_rounds_down:ENGINE"
+
+
+@pytest.fixture(autouse=True)
+def _at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+
+
+def fiveup(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(args), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_the_same_seed_makes_the_same_cases_and_every_level_appears() -> None:
+    cases = [random_case(7, i) for i in range(300)]
+    assert cases == [random_case(7, i) for i in range(300)]
+    assert {level for level, _ in cases} == set(Level)
+    assert random_case(8, 0) != random_case(7, 0)
+
+
+def test_some_cases_end_with_a_refused_action_or_past_the_end() -> None:
+    engine = ReferenceEngine()
+    refused = 0
+    for i in range(300):
+        level, given = random_case(3, i, levels=(Level.ROUND, Level.LAYOUT))
+        observation = engine.run(level.value, LEVELS[level].request(given))
+        refused += observation["error"] is not None
+    assert 40 < refused < 200
+
+
+def test_the_reference_does_not_diverge_from_itself() -> None:
+    tally = run_campaign(ReferenceEngine(), ReferenceEngine(), 1, range(400))
+    assert tally.cases == 400 and tally.divergences == []
+    assert tally.by_level.keys() == {level.value for level in Level}
+
+
+def test_a_wrong_engine_is_caught_and_its_fixture_fails_it_and_passes_the_reference(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "found"
+    code, text, err = fiveup(
+        "fuzz", "--engine", WRONG, "--rounds", "150", "--seed", "3", "--out", str(out)
+    )
+    assert code == 1, err
+    assert "DIVERGES: fuzz." in text and text.rstrip().endswith("divergences")
+    files = sorted(out.glob("*.yaml"))
+    assert files and "(PEN-2)" in text
+    code, report, _ = fiveup("validate", str(out))
+    assert code == 0, report
+    code, report, _ = fiveup("certify", "--engine", WRONG, "--fixtures", str(out))
+    assert code == 1 and "DOES NOT CONFORM" in report.splitlines()[-1]
+    code, report, _ = fiveup("certify", "--fixtures", str(out))
+    assert code == 0 and "CONFORMS" in report.splitlines()[-1]
+
+
+def test_divergences_are_shrunk_to_a_short_script(tmp_path: Path) -> None:
+    code, text, _ = fiveup(
+        "fuzz",
+        "--engine",
+        WRONG,
+        "--rounds",
+        "60",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+        "--out",
+        str(tmp_path),
+    )
+    assert code == 1
+    found = json.loads(text)["divergences"]
+    assert found
+    for row in found:
+        case = yaml.safe_load(Path(row["file"]).read_text(encoding="utf-8"))["cases"][0]
+        assert case["provenance"]["source"] == "fuzz" and case["provenance"]["seed"] == 3
+        script = case["given"].get("actions", case["given"].get("placements", []))
+        assert len(script) <= 40
+
+
+def test_shards_play_the_whole_campaign_once_and_merge(tmp_path: Path) -> None:
+    whole = run_campaign(ReferenceEngine(), _wrong(), 5, range(120))
+    parts = [
+        run_campaign(ReferenceEngine(), _wrong(), 5, Shard(i, 3).indexes(120)) for i in range(3)
+    ]
+    assert sum(p.cases for p in parts) == whole.cases == 120
+    ids = sorted(d.case.id for p in parts for d in p.divergences)
+    assert ids == sorted(d.case.id for d in whole.divergences)
+
+
+def _wrong() -> ReferenceEngine:
+    from fiveup.harness.engines import load_engine
+
+    engine = load_engine(WRONG)
+    assert isinstance(engine, ReferenceEngine)
+    return engine
+
+
+def test_jobs_give_the_same_findings_as_one_process(tmp_path: Path) -> None:
+    runs = []
+    for jobs in ("1", "2"):
+        code, text, err = fiveup(
+            "fuzz",
+            "--engine",
+            WRONG,
+            "--rounds",
+            "80",
+            "--seed",
+            "2",
+            "--jobs",
+            jobs,
+            "--format",
+            "json",
+        )
+        assert code == 1, err
+        runs.append(sorted(d["case"] for d in json.loads(text)["divergences"]))
+    assert runs[0] == runs[1] and runs[0]
+
+
+def test_the_json_report_gives_the_speed(tmp_path: Path) -> None:
+    code, text, _ = fiveup("fuzz", "--engine", "reference", "--rounds", "100", "--format", "json")
+    assert code == 0
+    report = json.loads(text)
+    assert report["cases"] == 100 and report["divergences"] == []
+    assert report["cases_per_second"] > 0 and "rounds_per_second" in report
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["fuzz"], "name the engine under test"),
+        (["fuzz", "--engine", "reference", "--shard", "3/2"], "not a shard"),
+        (["fuzz", "--engine", "reference", "--jobs", "0"], "--jobs must be at least 1"),
+        (["fuzz", "--engine", "reference", "--players", "5"], "invalid choice"),
+    ],
+)
+def test_mistakes_exit_2(args: list[str], words: str) -> None:
+    code, _, err = fiveup(*args)
+    assert code == 2 and words in err
+
+
+def test_the_bundled_corpus_holds_no_fuzz_output() -> None:
+    from fiveup.harness.corpus import load_corpus
+
+    assert {case.provenance["source"] for case in load_corpus().cases} <= {"documents", "derived"}
