@@ -15,6 +15,7 @@ import pytest
 
 from fiveup import SUITE_VERSION
 from fiveup.cli import main
+from fiveup.harness.corpus import load_corpus
 
 ENGINE_CMD = f"{sys.executable} -m fiveup engine"
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,7 +61,7 @@ def test_json_and_junit_reports_written_whole_to_a_file(tmp_path: Path) -> None:
     assert doc["conforms"] is True and doc["engine"]["name"] == "fiveup-reference"
     assert out.strip().endswith(
         ": CONFORMS at levels scoring, layout, round, match, "
-        "on a selection (-k scoring: 70 of 197 cases)"
+        f"on a selection (-k scoring: 70 of {len(load_corpus().cases)} cases)"
     )
     assert not list(tmp_path.glob(".*.tmp"))
     target = tmp_path / "report.xml"
@@ -92,7 +93,7 @@ def test_an_engine_that_cannot_start_is_said_once_with_exit_1() -> None:
     assert code == 1
     assert out.rstrip().endswith(
         "NOTHING CHECKED: the engine did not start or did not complete the handshake, "
-        "on a selection (-k scoring: 70 of 197 cases)"
+        f"on a selection (-k scoring: 70 of {len(load_corpus().cases)} cases)"
     )
     assert out.count("exited with code 3") == 1, out
     assert "selected 70" in out and "FAILED" not in out and "ERRORED" not in out

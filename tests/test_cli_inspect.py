@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from fiveup.cli import main
+from fiveup.harness.corpus import load_corpus
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -25,7 +26,13 @@ def test_list_prints_id_level_primary_rule_and_title() -> None:
     assert lines[0].split()[:3] == ["doc.scoring.credit-15", "scoring", "SCR-2"]
     code, out, _ = run("list", "--format", "json")
     rows = json.loads(out)
-    assert len(rows) == 197 and {"id", "level", "primary_rule", "title"} <= set(rows[0])
+    assert len(rows) == len(load_corpus().cases)
+    assert {
+        "id",
+        "level",
+        "primary_rule",
+        "title",
+    } <= set(rows[0])
     assert sum("optional" in row["tags"] for row in rows) == 10
 
 

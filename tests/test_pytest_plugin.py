@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+from fiveup.harness.corpus import load_corpus
+
 CASE = "doc.layout.branches-1-2"
 
 WRONG_ENGINE = """
@@ -103,4 +105,4 @@ def test_pytest_xdist_spreads_the_cases(pytester: pytest.Pytester) -> None:
 
 def test_the_header_counts_the_cases(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("--fiveup-engine=reference", "--collect-only")
-    result.stdout.fnmatch_lines(["collected 197 items"])
+    result.stdout.fnmatch_lines([f"collected {len(load_corpus().cases)} items"])

@@ -1,12 +1,12 @@
 """The ``fiveup`` command: a thin layer that wires the harness and the engines together.
 
 One module per subcommand (``fiveup.cli.validate``, ``list_cases``, ``show``, ``certify``,
-``compare``, ``engine``, ``bench``, ``bench_harness``), each with ``NAME``, ``HELP``,
-``configure(parser)`` and ``run(args, streams)``. Streams are passed in, so tests run every
-command in-process. Exit codes: 0 success, 1 the engine does not conform (or a case failed,
-or nothing could be checked), 2 the user's own mistake
-(bad arguments, broken fixtures, unreadable files), always as ``fiveup COMMAND: error: ...``
-on stderr (with the command's usage after a mistaken argument) and never a traceback.
+``compare``, ``fuzz``, ``mutants``, ``engine``, ``bench``, ``bench_harness``, ``transcripts``,
+``tally``), each with ``NAME``, ``HELP``, ``configure(parser)`` and ``run(args, streams)``.
+Streams are passed in, so tests run every command in-process. Exit codes: 0 success, 1 the
+engine does not conform (or a case failed, or nothing could be checked), 2 the user's own
+mistake (bad arguments, broken fixtures, unreadable files), always as ``fiveup COMMAND: error:
+...`` on stderr (with the command's usage after a mistaken argument) and never a traceback.
 """
 
 from __future__ import annotations
@@ -20,7 +20,20 @@ from typing import TextIO
 from fiveup import PROTOCOL_VERSION, SUITE_VERSION
 from fiveup.errors import FiveUpError, FixtureError
 
-from . import bench, bench_harness, certify, compare, engine, list_cases, show, validate
+from . import (
+    bench,
+    bench_harness,
+    certify,
+    compare,
+    engine,
+    fuzz,
+    list_cases,
+    mutants,
+    show,
+    tally,
+    transcripts,
+    validate,
+)
 from .common import Exit, Parser, Streams
 
 __all__ = ["COMMANDS", "main"]
@@ -31,9 +44,13 @@ COMMANDS: tuple[ModuleType, ...] = (
     show,
     certify,
     compare,
+    fuzz,
+    mutants,
     engine,
     bench,
     bench_harness,
+    transcripts,
+    tally,
 )
 """The subcommands, in the order ``fiveup --help`` lists them."""
 
@@ -41,8 +58,8 @@ COMMANDS: tuple[ModuleType, ...] = (
 def _parser(stdout: TextIO) -> tuple[Parser, dict[str, Parser]]:
     parser = Parser(
         prog="fiveup",
-        description="The Five Up conformance suite: validate fixtures, "
-        "certify engines, serve the reference engine, measure speed.",
+        description="The Five Up conformance suite: look at and validate fixtures, certify "
+        "engines, compare runs, fuzz and measure the corpus, serve the reference engine.",
         stdout=stdout,
     )
     parser.add_argument(
@@ -87,6 +104,8 @@ def main(
         return run(args, streams)
     except Exit as exc:
         return exc.status
+    except BrokenPipeError:  # the reader went away (``fiveup list | head``): nothing to say
+        return 1
     except FixtureError as exc:
         streams.stderr.write(f"{prefix}: error: broken fixtures:\n{exc}\n")
     except FiveUpError as exc:

@@ -1,0 +1,124 @@
+"""``fiveup transcripts``: write, check or print the golden transcripts of seeded matches.
+
+``--write DIR`` writes the standard set (:data:`fiveup.transcripts.GOLDEN`, or the one match
+named by ``--players`` and ``--seed``); ``--check DIR`` plays every transcript in DIR again
+with the reference (the standard set, and any other ``*.txt`` file that starts with a
+transcript header) and names the first line that differs, exit 1 on any difference or missing
+file; with neither, the transcript of the match named by ``--players`` and ``--seed`` is
+printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from fiveup.contract.players import PLAYER_COUNTS
+from fiveup.errors import UsageError
+from fiveup.transcripts import GOLDEN, POLICIES, Transcript, check_file
+
+from .common import Streams, positive_count, write_atomically
+
+NAME = "transcripts"
+HELP = "write, check or print the golden transcripts of seeded matches"
+
+_HEADER_START = Transcript(2, 0).header.split()[0]
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The options of ``transcripts``."""
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument(
+        "--write",
+        type=Path,
+        metavar="DIR",
+        help="write the standard set of transcripts (or the one named) into DIR",
+    )
+    what.add_argument(
+        "--check",
+        type=Path,
+        metavar="DIR",
+        help="play every transcript in DIR again and name the first line that differs "
+        "(exit 1 on a difference)",
+    )
+    parser.add_argument(
+        "--players", type=int, choices=PLAYER_COUNTS, help="the match's number of players"
+    )
+    parser.add_argument("--seed", type=positive_count, metavar="N", help="the match's seed")
+    parser.add_argument(
+        "--policy",
+        choices=sorted(POLICIES),
+        help="how the moves are chosen: greedy (default, a highest credit) or random",
+    )
+
+
+def _named(args: argparse.Namespace) -> Transcript | None:
+    """The match named by ``--players``, ``--seed`` and ``--policy``, if any."""
+    if args.players is None and args.seed is None and args.policy is None:
+        return None
+    if args.players is None or args.seed is None:
+        raise UsageError("--players and --seed name a match together (and --policy with them)")
+    return Transcript(args.players, args.seed, args.policy or "greedy")
+
+
+def run(args: argparse.Namespace, streams: Streams) -> int:
+    """Write, check or print; 0 when done, 1 when a transcript differs or is missing."""
+    named = _named(args)
+    if args.check is not None:
+        if named is not None:
+            raise UsageError("--check plays every transcript in DIR: it takes no match name")
+        return _check(args.check, streams)
+    if args.write is not None:
+        return _write(args.write, GOLDEN if named is None else (named,), streams)
+    if named is None:
+        raise UsageError("name a match (--players N --seed N), or give --write DIR or --check DIR")
+    streams.stdout.write(named.text())
+    return 0
+
+
+def _write(directory: Path, transcripts: tuple[Transcript, ...], streams: Streams) -> int:
+    if not directory.parent.is_dir():
+        raise UsageError(f"--write {directory}: no such folder {directory.parent}")
+    directory.mkdir(exist_ok=True)
+    for transcript in transcripts:
+        path = directory / transcript.file_name
+        lines = transcript.lines()
+        write_atomically(path, "".join(line + "\n" for line in lines))
+        streams.stdout.write(f"wrote {path} ({len(lines)} lines)\n")
+    return 0
+
+
+def _is_transcript(path: Path) -> bool:
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        return fh.readline().startswith(_HEADER_START + " ")
+
+
+def _targets(directory: Path) -> dict[Path, Transcript | None]:
+    """The standard set's files (compared with their match) and the other transcripts."""
+    targets: dict[Path, Transcript | None] = {directory / t.file_name: t for t in GOLDEN}
+    for path in sorted(directory.glob("*.txt")):
+        if path not in targets and _is_transcript(path):
+            targets[path] = None  # the match its header names
+    return targets
+
+
+def _check(directory: Path, streams: Streams) -> int:
+    if not directory.is_dir():
+        raise UsageError(f"--check {directory}: no such folder")
+    out = streams.stdout
+    failed = 0
+    targets = _targets(directory)
+    for path, transcript in targets.items():
+        if not path.exists():
+            out.write(f"{path}: missing (fiveup transcripts --write {directory} writes it)\n")
+            failed += 1
+            continue
+        difference = check_file(path, transcript)
+        if difference is None:
+            out.write(f"{path}: agrees\n")
+        else:
+            out.write(f"{path}:{difference.line}: differs: {difference.text}\n")
+            failed += 1
+    verdict = "all agree with the reference" if not failed else f"{failed} differ or are missing"
+    out.write(f"{len(targets)} transcripts: {verdict}\n")
+    return 1 if failed else 0
