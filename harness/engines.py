@@ -24,6 +24,7 @@ from fiveup.contract.schemas import info_problem
 from fiveup.errors import EngineError, UsageError
 
 from .process import Failure, ProcessEngine, ProcessEngineError
+from .sandbox import IN_PROCESS_REFUSAL, Sandbox
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -79,13 +80,19 @@ def load_engine(name: str) -> Engine:
     return engine
 
 
-def open_engine(name: str | None, command: str | None, timeout: float) -> Engine:
+def open_engine(
+    name: str | None, command: str | None, timeout: float, *, sandbox: Sandbox | None = None
+) -> Engine:
     """The engine to certify: a process for ``command``, else the Python engine ``name``.
 
-    A Python engine is wrapped in :class:`TimedEngine` so that a hang is cut off as well.
+    A Python engine is wrapped in :class:`TimedEngine` so that a hang is cut off as well. With
+    a ``sandbox`` the process runs under bubblewrap; an in-process engine cannot be contained,
+    so asking for one with a sandbox is a UsageError.
     """
+    if sandbox is not None and not command:
+        raise UsageError(IN_PROCESS_REFUSAL)
     if command:
-        return ProcessEngine(command, timeout=timeout)
+        return ProcessEngine(command, timeout=timeout, sandbox=sandbox)
     return TimedEngine(load_engine(name or DEFAULT_ENGINE), timeout)
 
 

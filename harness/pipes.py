@@ -1,28 +1,59 @@
-"""Pipe I/O with one engine process: bounded line reads, deadlines and a killed group.
+"""Pipe I/O with one engine process: bounded line reads, deadlines, and every process killed.
 
 :class:`EngineProcess` owns one running engine: its stdin and stdout in non-blocking mode, a
-thread that drains its stderr into a bounded :class:`Tail`, and a finalizer that kills its whole
-process group at garbage collection and at exit. It knows nothing of the protocol's messages.
+thread that drains its stderr into a bounded :class:`Tail`, and a finalizer that kills the
+engine's whole :class:`Family` at garbage collection and at exit. It knows nothing of the
+protocol's messages.
 
-POSIX only: stdout is read with ``selectors`` and the process group is killed with ``killpg``.
+A :class:`Family` is every process the engine started, however it tried to get away: on Linux
+the harness makes itself a *child subreaper* (``prctl(PR_SET_CHILD_SUBREAPER)``, no privilege
+needed), so a descendant whose parent dies (a ``setsid`` child, a double-forked daemon) is
+re-parented to the harness instead of to init, and the family is found in ``/proc`` when it is
+killed. Elsewhere (macOS, the BSDs) only the engine's process group is killed, as before:
+descendants that leave it with ``setsid`` survive there.
+
+POSIX only: stdout is read with ``selectors``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import functools
 import os
+import secrets
 import selectors
 import signal
 import subprocess
+import sys
 import threading
 import time
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["EndOfOutput", "EngineProcess", "LineTooLong", "Tail", "Timeout"]
+__all__ = [
+    "TOKEN_VARIABLE",
+    "EndOfOutput",
+    "EngineProcess",
+    "Family",
+    "LineTooLong",
+    "Tail",
+    "Timeout",
+    "become_subreaper",
+    "tracks_descendants",
+]
 
 _CHUNK = 1 << 16
+
+TOKEN_VARIABLE = "FIVEUP_ENGINE_TOKEN"
+"""The environment variable that marks the processes of one engine: a fresh value per start."""
+
+_PR_SET_CHILD_SUBREAPER = 36
+_KILL_SECONDS = 5.0
+"""How long killing a family may take before what is left is given up on."""
+_FREEZE_ROUNDS = 100
 
 
 class EndOfOutput(Exception):
@@ -78,6 +109,216 @@ def _drain(stream: Any, tail: Tail) -> None:
             tail.add(chunk)
 
 
+# --------------------------------------------------------------------------- the family
+
+
+def tracks_descendants() -> bool:
+    """True when every descendant of an engine is found and killed (Linux, with ``/proc``).
+
+    Elsewhere only the engine's process group is killed: a descendant that calls ``setsid``
+    survives the engine there.
+    """
+    return sys.platform.startswith("linux") and os.path.exists("/proc/self/stat")
+
+
+@functools.cache
+def become_subreaper() -> bool:
+    """Make this process the child subreaper of all its descendants; True when it is.
+
+    An orphaned descendant is then re-parented to this process instead of to init, so it can
+    still be found (and reaped). Linux only, and needs no privilege; the attribute lasts for the
+    life of the process.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class _Stat:
+    """What ``/proc/<pid>/stat`` says of one process."""
+
+    ppid: int
+    session: int
+    start: int
+    """Start time in clock ticks since boot: a later process has a larger one."""
+    zombie: bool
+
+
+def _stat(pid: int) -> _Stat | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return None
+    fields = data[data.rfind(b")") + 2 :].split()  # the name may hold spaces and brackets
+    try:
+        return _Stat(int(fields[1]), int(fields[3]), int(fields[19]), fields[0] in (b"Z", b"X"))
+    except (IndexError, ValueError):
+        return None
+
+
+def _table() -> dict[int, _Stat]:
+    """Every process of the system that ``/proc`` shows, by pid."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return {}
+    table = {}
+    for name in names:
+        stat = _stat(int(name)) if name.isdigit() else None
+        if stat is not None:
+            table[int(name)] = stat
+    return table
+
+
+def _token_of(pid: int) -> str | None:
+    """The engine token in the environment ``pid`` started with, if it can be read."""
+    prefix = TOKEN_VARIABLE.encode() + b"="
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as fh:
+            entries = fh.read().split(b"\0")
+    except OSError:
+        return None
+    for entry in entries:
+        if entry.startswith(prefix):
+            return entry[len(prefix) :].decode("ascii", "replace")
+    return None
+
+
+def _descendants(table: Mapping[int, _Stat], seeds: Iterable[int]) -> set[int]:
+    """``seeds`` and every process below them in the parent chain."""
+    children: dict[int, list[int]] = {}
+    for pid, stat in table.items():
+        children.setdefault(stat.ppid, []).append(pid)
+    found: set[int] = set()
+    todo = list(seeds)
+    while todo:
+        pid = todo.pop()
+        if pid not in found:
+            found.add(pid)
+            todo.extend(children.get(pid, ()))
+    return found
+
+
+def _signal(pid: int, signum: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, signum)
+
+
+def _reap(pid: int) -> None:
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
+
+
+_live_lock = threading.Lock()
+_live: dict[str, int] = {}
+"""The token and root pid of every engine process started and not yet killed."""
+
+
+class Family:
+    """One engine's processes: the one the harness started, and every one it started in turn.
+
+    A process belongs to the family when it is the root, descends from the root, is in the
+    root's session, carries the family's token in its environment, or is an orphan the harness
+    adopted as subreaper (its parent is the harness, it is not one of the harness's own
+    engines, it is outside the harness's session, it started after the root and it carries no
+    other engine's token); and so do all the processes below those. A descendant can leave its
+    session and its process group, clear its environment and change its name, but it cannot
+    start before the engine, re-enter the harness's session or escape the subreaper.
+    """
+
+    def __init__(self, root: int, token: str) -> None:
+        """The family of the process ``root``, started with ``token`` in its environment."""
+        self.root = root
+        self.token = token
+        stat = _stat(root) if tracks_descendants() else None
+        self.start = stat.start if stat is not None else 0
+        with _live_lock:
+            _live[token] = root
+
+    def members(self) -> dict[int, _Stat]:
+        """Every process of the family still in ``/proc`` (zombies included), by pid."""
+        table = _table()
+        with _live_lock:
+            others = {root for token, root in _live.items() if token != self.token}
+        me, session = os.getpid(), os.getsid(0)
+        seeds = [
+            pid
+            for pid, stat in table.items()
+            if pid != me and pid not in others and self._claims(pid, stat, me, session)
+        ]
+        return {pid: table[pid] for pid in _descendants(table, seeds) if pid != me}
+
+    def _claims(self, pid: int, stat: _Stat, me: int, session: int) -> bool:
+        if pid == self.root:
+            return stat.start == self.start  # not a later process that reuses the pid
+        if stat.session == session or stat.start < self.start:
+            return False
+        if stat.session == self.root:
+            return True  # still in the engine's session, wherever its parent went
+        token = _token_of(pid)
+        if token is not None:
+            return token == self.token
+        return stat.ppid == me
+
+    def kill(self, popen: subprocess.Popen[bytes]) -> None:
+        """SIGKILL every process of the family and reap the ones re-parented to the harness.
+
+        Each process is stopped first (SIGSTOP), until a look at ``/proc`` finds no new one,
+        so none can fork while the others die. Without ``/proc``, the process group is killed.
+        """
+        try:
+            if tracks_descendants():
+                for pid in self._freeze():
+                    _signal(pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(popen.pid, signal.SIGKILL)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                popen.wait(_KILL_SECONDS)
+            if tracks_descendants():
+                self._bury()
+        finally:
+            with _live_lock:
+                _live.pop(self.token, None)
+
+    def _freeze(self) -> set[int]:
+        frozen: set[int] = set()
+        for _ in range(_FREEZE_ROUNDS):
+            new = [p for p, stat in self.members().items() if p not in frozen and not stat.zombie]
+            if not new:
+                break
+            for pid in new:
+                _signal(pid, signal.SIGSTOP)
+            frozen.update(new)
+        return frozen
+
+    def _bury(self) -> None:
+        """Wait until no process of the family is left, reaping the harness's adopted ones."""
+        me = os.getpid()
+        deadline = time.monotonic() + _KILL_SECONDS
+        while time.monotonic() < deadline:
+            left = self.members()
+            left.pop(self.root, None)  # reaped by its Popen, or beyond help
+            waiting = False
+            for pid, stat in left.items():
+                if not stat.zombie:
+                    _signal(pid, signal.SIGKILL)  # one that was forking while the others froze
+                elif stat.ppid == me:
+                    _reap(pid)
+                waiting = waiting or not stat.zombie or stat.ppid in left or stat.ppid == me
+            if not waiting:
+                return
+            time.sleep(0.002)
+
+
+# --------------------------------------------------------------------------- the process
+
+
 class EngineProcess:
     """One running engine: its pipes, its stdout buffer and its drained stderr."""
 
@@ -89,7 +330,15 @@ class EngineProcess:
         max_line: int,
         tail_bytes: int,
     ) -> None:
-        """Start ``argv`` in a new session with piped standard streams."""
+        """Start ``argv`` in a new session with piped standard streams.
+
+        The environment (``env``, else this process's) gains :data:`TOKEN_VARIABLE`, which
+        marks the engine's processes; on Linux the harness becomes their subreaper first.
+        """
+        become_subreaper()
+        token = secrets.token_hex(12)
+        environment = dict(os.environ if env is None else env)
+        environment[TOKEN_VARIABLE] = token
         self.popen = subprocess.Popen(
             list(argv),
             stdin=subprocess.PIPE,
@@ -97,9 +346,10 @@ class EngineProcess:
             stderr=subprocess.PIPE,
             bufsize=0,
             cwd=cwd,
-            env=None if env is None else dict(env),
+            env=environment,
             start_new_session=True,
         )
+        self.family = Family(self.popen.pid, token)
         assert self.popen.stdin and self.popen.stdout and self.popen.stderr
         self._in = self.popen.stdin.fileno()
         self._out = self.popen.stdout.fileno()
@@ -122,7 +372,7 @@ class EngineProcess:
         )
         self._stderr_thread.start()
         # Also at garbage collection and interpreter exit: no engine outlives the harness.
-        self._killer = weakref.finalize(self, _kill_group, self.popen)
+        self._killer = weakref.finalize(self, _kill_family, self.popen, self.family)
 
     def send(self, data: bytes, deadline: float) -> None:
         """Write all of ``data``; a closed pipe is left for the read to report as EOF."""
@@ -183,7 +433,7 @@ class EngineProcess:
         """The exit status once the process exits within ``seconds``, else None.
 
         The process is not reaped, so its pid (and process group id) stays reserved until
-        :meth:`kill` has signalled the group.
+        :meth:`kill` has killed the family.
         """
         deadline = time.monotonic() + seconds
         waitid = getattr(os, "waitid", None)
@@ -205,7 +455,7 @@ class EngineProcess:
             time.sleep(0.002)
 
     def kill(self) -> None:
-        """Kill the whole process group, reap the process and release the pipes."""
+        """Kill every process of the engine's family, reap them and release the pipes."""
         if not self._killer.alive:
             return
         self._killer()
@@ -214,11 +464,8 @@ class EngineProcess:
         self._stderr_thread.join(1.0)
 
 
-def _kill_group(popen: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(popen.pid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        popen.wait(5.0)
+def _kill_family(popen: subprocess.Popen[bytes], family: Family) -> None:
+    family.kill(popen)
     for stream in (popen.stdin, popen.stdout):  # stderr belongs to its draining thread
         if stream is not None:
             stream.close()

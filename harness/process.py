@@ -3,8 +3,9 @@
 :class:`ProcessEngine` starts an engine's command, shakes hands and then implements the
 :class:`~fiveup.harness.protocol.Engine` protocol by sending one ``run`` request per case over
 the engine's stdin and reading one reply line from its stdout. One process serves the whole
-run; after a failure it is killed (with its whole process group) and the next case starts a
-fresh one.
+run; after a failure it is killed (with every process it started, see
+:class:`~fiveup.harness.pipes.Family`) and the next case starts a fresh one. With a
+:class:`~fiveup.harness.sandbox.Sandbox` it runs under bubblewrap, away from the corpus.
 
 The engine is untrusted. Whatever it does (crash, hang, garbage, floods, extra lines, a wrong
 protocol version) surfaces as a :class:`ProcessEngineError` (an ``EngineError``) whose ``kind``
@@ -40,6 +41,7 @@ from fiveup.contract.schemas import (
 from fiveup.errors import EngineError, UnsupportedCase, UsageError
 
 from .pipes import EndOfOutput, EngineProcess, LineTooLong, Timeout
+from .sandbox import Sandbox
 
 __all__ = [
     "SCHEMA_NAMES",
@@ -69,7 +71,7 @@ class Failure(enum.Enum):
     CRASHED = "engine crashed"
     """The process exited (or closed its stdout) without being asked to stop."""
     TIMEOUT = "engine timed out"
-    """No ready message or no reply within the timeout; the process group was killed."""
+    """No ready message or no reply within the timeout; the engine's processes were killed."""
     NOT_JSON = "output is not JSON"
     """A line on stdout that is not one UTF-8 JSON value."""
     BAD_MESSAGE = "message of the wrong shape"
@@ -86,6 +88,8 @@ class Failure(enum.Enum):
     """A line longer than the limit (a flood); the process was killed."""
     TRUNCATED = "reply cut off"
     """The process ended in the middle of a line."""
+    TOO_DEEP = "message nested too deeply"
+    """A line whose JSON nests deeper than the harness reads or checks; the process restarts."""
     ERRORED = "engine reported an error"
     """The engine answered ``errored``: it could not play the case. The process lives on."""
 
@@ -153,7 +157,9 @@ class ProcessEngine:
     ``timeout`` bounds each case (request to reply) and ``start_timeout`` the handshake
     (default: ``timeout``), in seconds. A line longer than ``max_line_bytes`` is a flood; the
     last ``stderr_tail_bytes`` of the engine's stderr are kept for error messages. After
-    ``max_failed_starts`` failed starts in a row the engine is not started again.
+    ``max_failed_starts`` failed starts in a row the engine is not started again. With a
+    ``sandbox`` the command runs under bubblewrap (checked at once: UsageError when bwrap is
+    missing or cannot build the sandbox here).
 
     May be shared between threads: calls are serialised by a lock, one case at a time.
     """
@@ -174,6 +180,7 @@ class ProcessEngine:
         max_failed_starts: int = 3,
         cwd: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
+        sandbox: Sandbox | None = None,
     ) -> None:
         """Prepare the connection; the engine starts with the first :meth:`info` or :meth:`run`.
 
@@ -203,6 +210,8 @@ class ProcessEngine:
         self.max_failed_starts = max_failed_starts
         self._cwd = cwd
         self._env = env
+        self.sandbox = sandbox
+        self._argv = self.command if sandbox is None else tuple(sandbox.check(argv, cwd))
         self._lock = threading.RLock()
         self._proc: EngineProcess | None = None
         self._info: EngineInfo | None = None
@@ -266,7 +275,7 @@ class ProcessEngine:
             return self._exchange(proc, self._seq, level, given)
 
     def close(self) -> None:
-        """Ask the engine to stop, then kill what is left of its process group.
+        """Ask the engine to stop, then kill whatever is left of its processes.
 
         Never raises. A later :meth:`run` starts a new process.
         """
@@ -345,7 +354,7 @@ class ProcessEngine:
     def _start(self) -> EngineProcess:
         try:
             proc = EngineProcess(
-                self.command, self._cwd, self._env, self.max_line_bytes, self.stderr_tail_bytes
+                self._argv, self._cwd, self._env, self.max_line_bytes, self.stderr_tail_bytes
             )
         except OSError as exc:
             raise ProcessEngineError(
@@ -398,6 +407,8 @@ class ProcessEngine:
     def _parse(self, proc: EngineProcess, line: bytes, what: str) -> JSON:
         try:
             return json.loads(line.decode("utf-8"), parse_constant=_no_constant)
+        except RecursionError:
+            self._fail(proc, Failure.TOO_DEEP, f"{what} nests too deeply to read")
         except UnicodeDecodeError:
             self._fail(proc, Failure.NOT_JSON, f"{what} is not UTF-8: {_excerpt(line)}")
         except ValueError as exc:
@@ -435,7 +446,7 @@ class ProcessEngine:
                 proc,
                 Failure.TIMEOUT,
                 f"no reply to seq {seq} (level {level}) within {self.timeout:g} s; "
-                "the engine's process group was killed",
+                "the engine's processes were killed",
             )
         except LineTooLong:
             self._fail(proc, Failure.LINE_TOO_LONG, self._too_long(f"in reply to seq {seq}"))
@@ -445,6 +456,12 @@ class ProcessEngine:
     def _observation(
         self, proc: EngineProcess, seq: int, level: str, reply: JSON
     ) -> dict[str, JSON]:
+        try:
+            return self._checked(proc, seq, level, reply)
+        except RecursionError:
+            self._fail(proc, Failure.TOO_DEEP, f"the reply to seq {seq} nests too deeply to check")
+
+    def _checked(self, proc: EngineProcess, seq: int, level: str, reply: JSON) -> dict[str, JSON]:
         problem = None if _plain_reply(reply) else message_problem("reply", reply)
         if problem:
             self._fail(proc, Failure.BAD_MESSAGE, f"the reply to seq {seq} {problem}")

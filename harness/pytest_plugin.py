@@ -30,6 +30,7 @@ from .corpus import Case, Corpus, load_corpus
 from .engines import startup_hint
 from .report import conclusion_line
 from .runner import CaseResult, Status, run_case
+from .sandbox import IN_PROCESS_REFUSAL, Sandbox
 
 _STATE = pytest.StashKey["_Session"]()
 
@@ -57,6 +58,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--fiveup-expected-failures",
         metavar="FILE",
         help="YAML mapping of case ID to the reason it is expected to fail",
+    )
+    group.addoption(
+        "--fiveup-sandbox",
+        action="store_true",
+        help="run the --fiveup-engine-cmd engine under bubblewrap, away from the fixtures "
+        "and the reports (spec/protocol.md, Security)",
     )
     group.addoption(
         "--fiveup-timeout",
@@ -91,13 +98,26 @@ class _Session:
         timeout = float(self.config.getoption("fiveup_timeout"))
         command = self.config.getoption("fiveup_engine_cmd")
         try:
-            self.engine = open_engine(self.config.getoption("fiveup_engine"), command, timeout)
+            self.engine = open_engine(
+                self.config.getoption("fiveup_engine"), command, timeout, sandbox=self.sandbox()
+            )
             self.info = handshake(self.engine)
         except FiveUpError as exc:
             self.failure, self.hint = str(exc), startup_hint(exc)
         except Exception as exc:  # an untrusted in-process engine may fail in any way
             self.failure = f"info() raised {type(exc).__name__}: {exc}"
         return self.info is not None
+
+    def sandbox(self) -> Sandbox | None:
+        """The sandbox of ``--fiveup-sandbox``: it hides the fixtures and the reports."""
+        if not self.config.getoption("fiveup_sandbox"):
+            return None
+        options = ("fiveup_fixtures", "fiveup_expected_failures", "xmlpath", "report_log")
+        paths: list[str] = []
+        for option in options:
+            value = self.config.getoption(option, None)
+            paths += value if isinstance(value, list) else [value] if value else []
+        return Sandbox(hide=tuple(Path(p) for p in paths))
 
     def close(self) -> None:
         close = getattr(self.engine, "close", None)
@@ -114,6 +134,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if _active(config):
         if config.getoption("fiveup_engine") and config.getoption("fiveup_engine_cmd"):
             raise pytest.UsageError("give --fiveup-engine or --fiveup-engine-cmd, not both")
+        if config.getoption("fiveup_sandbox") and not config.getoption("fiveup_engine_cmd"):
+            raise pytest.UsageError(f"fiveup: {IN_PROCESS_REFUSAL}")
         try:
             config.stash[_STATE] = _Session(config)
         except FiveUpError as exc:

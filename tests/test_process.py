@@ -737,3 +737,31 @@ def test_the_python_example_engine_served(fast: None) -> None:
         assert connection.run("scoring", {"function": "side_penalty", "input": [3, 3]}) == {
             "value": 10
         }
+
+
+def test_a_reply_nested_too_deeply_is_the_engines_violation_and_it_restarts(tmp_path: Path) -> None:
+    script = tmp_path / "deep.py"
+    script.write_text(
+        "import json, sys\n"
+        "depth = int(sys.argv[1])\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['cmd'] == 'start':\n"
+        "        e = {'name': 'deep', 'version': '1', 'levels': ['scoring']}\n"
+        "        print(json.dumps({'ready': True, 'protocol': 1, 'engine': e}), flush=True)\n"
+        "    elif m['cmd'] == 'run':\n"
+        "        v = '[' * depth + ']' * depth\n"
+        '        reply = \'{"seq": %d, "observation": {"value": %s}}\' % (m[\'seq\'], v)\n'
+        "        print(reply, flush=True)\n"
+        "    else:\n"
+        "        break\n",
+        encoding="utf-8",
+    )
+    for depth in (100_000, 950):
+        with ProcessEngine([sys.executable, str(script), str(depth)], timeout=10) as engine:
+            with pytest.raises(ProcessEngineError) as caught:
+                engine.run("scoring", {"function": "credit", "input": 5})
+            assert caught.value.kind in (Failure.TOO_DEEP, Failure.BAD_OBSERVATION), depth
+            if depth > 1000:
+                assert caught.value.kind is Failure.TOO_DEEP
+                assert "nests too deeply to read" in str(caught.value)

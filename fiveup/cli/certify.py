@@ -11,6 +11,7 @@ from fiveup.harness.certify import Run, certify, load_expected_failures, open_en
 from fiveup.harness.corpus import Corpus, fixture_files, load_corpus
 from fiveup.harness.expectations import baseline_text
 from fiveup.harness.report import json_report, junit_report, summary_line, text_report
+from fiveup.harness.sandbox import Sandbox
 
 from .common import (
     Streams,
@@ -81,6 +82,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "for --expected-failures",
     )
     parser.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="run the --engine-cmd engine under bubblewrap (bwrap): its own PID, IPC and "
+        "network namespaces, a read-only filesystem without the fixtures and the reports "
+        "(spec/protocol.md, Security)",
+    )
+    parser.add_argument(
         "--badge",
         type=Path,
         metavar="FILE",
@@ -123,7 +131,7 @@ def _certify(args: argparse.Namespace) -> Run:
         load_expected_failures(args.expected_failures, corpus) if args.expected_failures else {}
     )
     selection = _selection(args, corpus, len(cases))
-    engine = open_engine(args.engine, args.engine_cmd, args.timeout)
+    engine = open_engine(args.engine, args.engine_cmd, args.timeout, sandbox=_sandbox(args))
     try:
         return certify(engine, corpus, cases, xfails, selection=selection)
     finally:
@@ -132,12 +140,24 @@ def _certify(args: argparse.Namespace) -> Run:
             close()
 
 
+def _sandbox(args: argparse.Namespace) -> Sandbox | None:
+    """The sandbox of ``--sandbox``: it hides this run's fixtures and every file it writes."""
+    if not args.sandbox:
+        return None
+    files = [args.expected_failures, args.output, args.write_expected_failures, args.badge]
+    return Sandbox(hide=tuple([*(args.fixtures or []), *(f for f in files if f is not None)]))
+
+
+def _rerun_args(args: argparse.Namespace) -> list[str]:
+    return [*engine_args(args), *(["--sandbox"] if args.sandbox else [])]
+
+
 def _report(result: Run, args: argparse.Namespace) -> str:
     if args.format == "json":
-        return json_report(result, engine_args(args))
+        return json_report(result, _rerun_args(args))
     if args.format == "junit":
         return junit_report(result)
-    return text_report(result, engine_args(args))
+    return text_report(result, _rerun_args(args))
 
 
 def _extras(result: Run, args: argparse.Namespace, streams: Streams) -> None:
