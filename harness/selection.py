@@ -10,6 +10,7 @@ from pathlib import Path
 from fiveup.errors import UsageError
 
 from .corpus import Case, Corpus
+from .sources import printable
 
 __all__ = ["keyword_matcher", "select"]
 
@@ -120,7 +121,7 @@ def select(corpus: Corpus, keyword: str | None = None, ids: Sequence[str] = ()) 
         if unknown:
             close = difflib.get_close_matches(unknown[0], list(known), n=3, cutoff=0.6)
             hint = f"; did you mean {' or '.join(close)}?" if close else " (see fiveup list)"
-            raise UsageError(f"no case {', '.join(unknown)} in the corpus{hint}")
+            raise UsageError(f"no case {', '.join(map(printable, unknown))} in the corpus{hint}")
         wanted = set(ids)
         cases = [c for c in cases if c.id in wanted]
     if keyword:

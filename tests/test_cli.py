@@ -241,3 +241,13 @@ def test_a_mistyped_option_gets_a_suggestion() -> None:
         "fiveup certify: error: unrecognized arguments: --engin reference "
         "(did you mean: --engin -> --engine?)"
     )
+
+
+@pytest.mark.parametrize("command", ["validate", "certify", "list", "mutants"])
+def test_a_path_given_on_the_command_line_is_printed_escaped(command: str, tmp_path: Path) -> None:
+    forged = tmp_path / "x.yaml\nfixtures/scoring.yaml:1: /: ok\x1b[2K"
+    args = [str(forged)] if command == "validate" else ["--fixtures", str(forged)]
+    code, out, err = run(command, *args)
+    assert code == 2
+    assert "\x1b" not in out + err and "\\x1b" in err
+    assert not any(line.startswith("fixtures/scoring.yaml:1:") for line in (out + err).splitlines())

@@ -12,6 +12,7 @@ from fiveup.harness.corpus import Corpus, fixture_files, load_corpus
 from fiveup.harness.expectations import baseline_text
 from fiveup.harness.report import json_report, junit_report, summary_line, text_report
 from fiveup.harness.sandbox import Sandbox
+from fiveup.harness.sources import printable
 
 from .common import (
     Streams,
@@ -99,9 +100,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _corpus(fixtures: list[Path] | None) -> Corpus:
     for p in fixtures or []:
         if not p.exists():
-            raise UsageError(f"--fixtures {p}: no such file or folder")
+            raise UsageError(f"--fixtures {printable(str(p))}: no such file or folder")
     if fixtures and not fixture_files(fixtures):
-        shown = ", ".join(str(p) for p in fixtures)
+        shown = ", ".join(printable(str(p)) for p in fixtures)
         raise UsageError(f"--fixtures {shown}: no *.yaml fixture files there")
     return load_corpus(fixtures)
 
@@ -110,10 +111,10 @@ def _selection(args: argparse.Namespace, corpus: Corpus, cases: int) -> str:
     """How the cases were chosen, when they are not the whole bundled corpus."""
     how = []
     if args.fixtures:
-        how.append("--fixtures " + ", ".join(str(p) for p in args.fixtures))
+        how.append("--fixtures " + ", ".join(printable(str(p)) for p in args.fixtures))
     if args.keyword:
-        how.append(f"-k {args.keyword}")
-    how += [f"--case {case_id}" for case_id in args.case]
+        how.append(f"-k {printable(args.keyword)}")
+    how += [f"--case {printable(case_id)}" for case_id in args.case]
     if not how:
         return ""
     return f"{'; '.join(how)}: {cases} of {len(corpus.cases)} cases"

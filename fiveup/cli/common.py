@@ -12,6 +12,7 @@ from typing import Any, NoReturn, TextIO
 
 from fiveup.contract.engine import DEFAULT_ENGINE
 from fiveup.errors import UsageError
+from fiveup.harness.sources import printable
 
 __all__ = [
     "Exit",
@@ -22,6 +23,7 @@ __all__ = [
     "check_writable",
     "engine_args",
     "positive_count",
+    "shown",
     "write_atomically",
 ]
 
@@ -124,15 +126,22 @@ def check_engine_command(args: argparse.Namespace) -> None:
         raise UsageError("--engine-cmd is empty: give the command that starts the engine")
 
 
+def shown(path: Path) -> str:
+    """A path as messages print it: escaped, so that it cannot forge a line of output."""
+    return printable(str(path))
+
+
 def check_writable(path: Path | None, option: str = "--output") -> None:
     """Refuse, before any work, a file that could not be written: no folder, or a folder."""
     if path is None:
         return
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
-        raise UsageError(f"{option} {path}: no such folder {directory}")
+        raise UsageError(
+            f"{option} {printable(str(path))}: no such folder {printable(str(directory))}"
+        )
     if path.is_dir():
-        raise UsageError(f"{option} {path}: is a folder; name the report file")
+        raise UsageError(f"{option} {printable(str(path))}: is a folder; name the report file")
 
 
 def write_atomically(path: Path, text: str) -> None:

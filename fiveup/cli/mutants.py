@@ -18,6 +18,7 @@ from typing import TextIO
 from fiveup.errors import UsageError
 from fiveup.harness.corpus import Case, Corpus, fixture_files, load_corpus
 from fiveup.harness.selection import select
+from fiveup.harness.sources import printable
 from fiveup.mutants import CATALOGUE, Measurement, Mutant, Report, measure, mutant_named
 
 from .common import Streams
@@ -67,9 +68,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _corpus(fixtures: list[Path] | None) -> Corpus:
     for path in fixtures or []:
         if not path.exists():
-            raise UsageError(f"--fixtures {path}: no such file or folder")
+            raise UsageError(f"--fixtures {printable(str(path))}: no such file or folder")
     if fixtures and not fixture_files(fixtures):
-        shown = ", ".join(str(p) for p in fixtures)
+        shown = ", ".join(printable(str(p)) for p in fixtures)
         raise UsageError(f"--fixtures {shown}: no *.yaml fixture files there")
     return load_corpus(fixtures)
 
@@ -89,7 +90,11 @@ def _cases(args: argparse.Namespace, corpus: Corpus) -> list[Case]:
 
 
 def _source(args: argparse.Namespace) -> str:
-    where = ", ".join(str(p) for p in args.fixtures) if args.fixtures else "the bundled corpus"
+    where = (
+        ", ".join(printable(str(p)) for p in args.fixtures)
+        if args.fixtures
+        else "the bundled corpus"
+    )
     return f"{where} (-k {args.keyword})" if args.keyword else where
 
 

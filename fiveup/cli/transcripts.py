@@ -15,6 +15,7 @@ from pathlib import Path
 
 from fiveup.contract.players import PLAYER_COUNTS
 from fiveup.errors import UsageError
+from fiveup.harness.sources import printable
 from fiveup.transcripts import GOLDEN, POLICIES, Transcript, check_file
 
 from .common import Streams, positive_count, write_atomically
@@ -78,13 +79,14 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
 
 def _write(directory: Path, transcripts: tuple[Transcript, ...], streams: Streams) -> int:
     if not directory.parent.is_dir():
-        raise UsageError(f"--write {directory}: no such folder {directory.parent}")
+        folder, parent = printable(str(directory)), printable(str(directory.parent))
+        raise UsageError(f"--write {folder}: no such folder {parent}")
     directory.mkdir(exist_ok=True)
     for transcript in transcripts:
         path = directory / transcript.file_name
         lines = transcript.lines()
         write_atomically(path, "".join(line + "\n" for line in lines))
-        streams.stdout.write(f"wrote {path} ({len(lines)} lines)\n")
+        streams.stdout.write(f"wrote {printable(str(path))} ({len(lines)} lines)\n")
     return 0
 
 
@@ -104,20 +106,23 @@ def _targets(directory: Path) -> dict[Path, Transcript | None]:
 
 def _check(directory: Path, streams: Streams) -> int:
     if not directory.is_dir():
-        raise UsageError(f"--check {directory}: no such folder")
+        raise UsageError(f"--check {printable(str(directory))}: no such folder")
     out = streams.stdout
     failed = 0
     targets = _targets(directory)
     for path, transcript in targets.items():
         if not path.exists():
-            out.write(f"{path}: missing (fiveup transcripts --write {directory} writes it)\n")
+            folder = printable(str(directory))
+            out.write(
+                f"{printable(str(path))}: missing (fiveup transcripts --write {folder} writes it)\n"
+            )
             failed += 1
             continue
         difference = check_file(path, transcript)
         if difference is None:
-            out.write(f"{path}: agrees\n")
+            out.write(f"{printable(str(path))}: agrees\n")
         else:
-            out.write(f"{path}:{difference.line}: differs: {difference.text}\n")
+            out.write(f"{printable(str(path))}:{difference.line}: differs: {difference.text}\n")
             failed += 1
     verdict = "all agree with the reference" if not failed else f"{failed} differ or are missing"
     out.write(f"{len(targets)} transcripts: {verdict}\n")

@@ -11,6 +11,7 @@ from fiveup.errors import UsageError
 from fiveup.harness.corpus import bundled_fixture_dir, fixture_files
 from fiveup.harness.lint import LintReport, lint
 from fiveup.harness.rules import Rule, spec_rules
+from fiveup.harness.sources import printable
 
 from .common import Streams
 
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     bundled = not args.paths
     for p in args.paths:
         if not p.exists():
-            raise UsageError(f"{p}: no such file or folder")
+            raise UsageError(f"{printable(str(p))}: no such file or folder")
     files = fixture_files([bundled_fixture_dir()] if bundled else args.paths)
     if not files:
         raise UsageError("no *.yaml fixture files found")
