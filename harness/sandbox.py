@@ -17,6 +17,7 @@ runs inside. See ``spec/protocol.md``, "Security", for what is and is not guaran
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shlex
 import shutil
@@ -122,8 +123,10 @@ class Sandbox:
         private = [Path(d) for d in PRIVATE_DIRS if Path(d).is_dir() and not Path(d).is_symlink()]
         for folder in private:
             words += ["--tmpfs", str(folder)]
-        named = _named(argv, here)
-        for path in _outermost(p for p in named if any(_inside(p, d) for d in private)):
+        named = [*_named(argv, here), *_suite_code()]
+        for path in _outermost(
+            _beside(p, private) for p in named if any(_inside(p, d) for d in private)
+        ):
             words += ["--ro-bind", str(path), str(path)]
         for path in hidden:  # last: a path bound back above is hidden again
             words += _hiding(path)
@@ -240,6 +243,32 @@ def _named(argv: Sequence[str], cwd: Path) -> list[Path]:
             continue
         named += [path, path.resolve()]
     return list(dict.fromkeys(named))
+
+
+_CODE_PACKAGES = ("fiveup", "fiveup.contract", "fiveup.reference", "fiveup.harness", "fiveup.spec")
+
+
+def _suite_code() -> list[Path]:
+    """The folders of the suite's own code, so that ``python -m fiveup engine`` runs inside.
+
+    Only code: the corpus (``fiveup.fixtures``) stays hidden, since hidden paths are added last.
+    """
+    found: list[Path] = []
+    for name in _CODE_PACKAGES:
+        spec = importlib.util.find_spec(name)
+        for location in (spec.submodule_search_locations or []) if spec else []:
+            found += [Path(location), Path(location).resolve()]
+    return found
+
+
+def _beside(path: Path, private: Sequence[Path]) -> Path:
+    """What to bind back for a named path: a file's whole folder, unless it is a private one.
+
+    A script imports what lies beside it (``_hostile.py`` beside an engine script).
+    """
+    if path.is_dir():
+        return path
+    return path if path.parent in private else path.parent
 
 
 def _hiding(path: Path) -> list[str]:

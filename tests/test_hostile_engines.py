@@ -381,6 +381,19 @@ def test_an_engine_in_its_own_folder_runs_in_the_sandbox(
     assert "rerun" not in out.getvalue()
 
 
+@needs_sandbox
+def test_an_engine_named_by_its_path_finds_what_lies_beside_it_in_the_sandbox(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "elsewhere"  # under /tmp, which the sandbox makes private
+    folder.mkdir()
+    for name in ("honest.py", "_hostile.py"):
+        shutil.copy(HOSTILE / name, folder / name)
+    out = io.StringIO()
+    argv = ["certify", "--engine-cmd", f"{PYTHON} {folder / 'honest.py'} x", "--sandbox", *FEW]
+    assert main(argv, stdout=out, stderr=io.StringIO()) == 0, out.getvalue()
+
+
 @pytest.mark.parametrize("engine", [["--engine", "reference"], []])
 def test_an_in_process_engine_cannot_be_sandboxed(engine: list[str]) -> None:
     err = io.StringIO()
