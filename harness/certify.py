@@ -106,9 +106,13 @@ class Run:
     selection: str = ""
     baseline: int = 0
     hint: str = ""
+    """For an engine that could not start: what usually causes its failure."""
     selected: int = -1
     """How many cases were selected (-1: as many as were run)."""
-    """For an engine that could not start: what usually causes its failure."""
+    fresh: tuple[Outcome, ...] = ()
+    """Fresh random cases played beside the corpus, expected as the reference observes them."""
+    fresh_seed: int | None = None
+    """The seed of the fresh cases (``certify --seed`` plays the same ones again)."""
 
     @property
     def counts(self) -> Counts:
@@ -146,6 +150,8 @@ class Run:
             return Conclusion.NOTHING_CHECKED
         if counts.failed or counts.errored or counts.xpassed or self.declined():
             return Conclusion.DOES_NOT_CONFORM
+        if any(o.verdict in (Verdict.FAILED, Verdict.ERRORED) for o in self.fresh):
+            return Conclusion.DOES_NOT_CONFORM
         if counts.xfailed:
             return Conclusion.NO_NEW_FAILURES
         return Conclusion.CONFORMS
@@ -169,8 +175,10 @@ def certify(
     on_result: Callable[[Outcome], None] | None = None,
     *,
     selection: str = "",
+    fresh: Callable[[list[str]], Sequence[Case]] | None = None,
+    fresh_seed: int | None = None,
 ) -> Run:
-    """Run ``cases`` against ``engine``.
+    """Run ``cases`` against ``engine``, then the fresh cases ``fresh`` makes for its levels.
 
     An engine that cannot start or complete its handshake runs no case: the run says why once.
     """
@@ -191,4 +199,11 @@ def certify(
         outcomes.append(outcome)
         if on_result:
             on_result(outcome)
-    return Run(info, "", corpus, tuple(outcomes), selection, len(xfails))
+    levels = list(info["levels"])
+    played = [
+        judge(run_case(engine, case, levels), {}) for case in (fresh(levels) if fresh else [])
+    ]
+    return Run(
+        info, "", corpus, tuple(outcomes), selection, len(xfails),
+        fresh=tuple(played), fresh_seed=fresh_seed,
+    )  # fmt: skip

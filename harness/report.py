@@ -261,6 +261,31 @@ def _declined(run: Run) -> list[str]:
     return out
 
 
+def fresh_line(run: Run) -> str:
+    """How the fresh cases went, or empty when none were played."""
+    if not run.fresh:
+        return ""
+    c = Counter(o.verdict for o in run.fresh)
+    return (
+        f"fresh cases (seed {run.fresh_seed}, expected as the reference plays them): "
+        f"{c[Verdict.PASSED]} passed, {c[Verdict.FAILED]} failed, {c[Verdict.ERRORED]} errors"
+    )
+
+
+def _fresh(run: Run, engine_args: list[str]) -> list[str]:
+    if not run.fresh:
+        return []
+    per_level = Counter(o.result.case.level for o in run.fresh).most_common(1)[0][1]
+    again = [*engine_args, "--fresh", str(per_level), "--seed", str(run.fresh_seed)]
+    out = ["", fresh_line(run)]
+    for o in run.fresh:
+        if o.verdict in (Verdict.FAILED, Verdict.ERRORED):
+            out.extend(line for line in _case_lines(o, again) if not line.startswith("  rerun:"))
+    if any(o.verdict in (Verdict.FAILED, Verdict.ERRORED) for o in run.fresh):
+        out.append(f"  rerun: {shlex.join(['fiveup', 'certify', *again])}")
+    return out
+
+
 def text_report(run: Run, engine_args: list[str]) -> str:
     """The human-readable report."""
     out = [
@@ -269,6 +294,7 @@ def text_report(run: Run, engine_args: list[str]) -> str:
         *_not_passed(run, engine_args),
         *_expected(run),
         *_declined(run),
+        *_fresh(run, engine_args),
         "",
         summary_line(run),
     ]
@@ -334,6 +360,10 @@ def json_report(run: Run, engine_args: list[str] | None = None) -> str:
         "summary": {v.name.lower(): c[v] for v in Verdict},
         "by": summaries(run),
         "cases": [_case_json(o, args) for o in run.outcomes],
+        "fresh": {
+            "seed": run.fresh_seed,
+            "cases": [_case_json(o, [*args, "--seed", str(run.fresh_seed)]) for o in run.fresh],
+        },
     }
     return json.dumps(doc, indent=2) + "\n"
 

@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import secrets
+from collections.abc import Callable
 from pathlib import Path
 
+from fiveup.contract.engine import DEFAULT_ENGINE
 from fiveup.errors import UsageError
+from fiveup.fuzz.campaign import fresh_cases
 from fiveup.harness.badge import badge_json
-from fiveup.harness.certify import Run, certify, load_expected_failures, open_engine, select
-from fiveup.harness.corpus import Corpus, fixture_files, load_corpus
+from fiveup.harness.certify import (
+    Run,
+    certify,
+    load_engine,
+    load_expected_failures,
+    open_engine,
+    select,
+)
+from fiveup.harness.corpus import Case, Corpus, fixture_files, load_corpus
 from fiveup.harness.expectations import baseline_text
 from fiveup.harness.report import json_report, junit_report, summary_line, text_report
 from fiveup.harness.sandbox import Sandbox
@@ -20,9 +31,12 @@ from .common import (
     check_engine_command,
     check_writable,
     engine_args,
+    positive_count,
     write_atomically,
 )
 
+DEFAULT_FRESH = 5
+"""Fresh cases per declared level on a whole-corpus run: about a tenth of a second in-process."""
 NAME = "certify"
 HELP = "run the fixtures against an engine and report conformance"
 
@@ -90,6 +104,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "(spec/protocol.md, Security)",
     )
     parser.add_argument(
+        "--fresh",
+        type=positive_count,
+        metavar="N",
+        help=f"play N fresh random cases of each declared level beside the corpus, expected as "
+        f"the reference plays them (default {DEFAULT_FRESH} on a whole-corpus run, 0 on a "
+        "selection or with --expected-failures)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        metavar="S",
+        help="the seed of the fresh cases (default: a new one, printed in the report)",
+    )
+    parser.add_argument(
         "--badge",
         type=Path,
         metavar="FILE",
@@ -120,6 +148,21 @@ def _selection(args: argparse.Namespace, corpus: Corpus, cases: int) -> str:
     return f"{'; '.join(how)}: {cases} of {len(corpus.cases)} cases"
 
 
+def _fresh(args: argparse.Namespace, selection: str) -> Callable[[list[str]], list[Case]] | None:
+    """The maker of fresh cases, or None: by default only on a whole-corpus run without baseline."""
+    # A selection or a baseline gate wants the same cases every time: no random ones by default.
+    default = 0 if selection or args.expected_failures else DEFAULT_FRESH
+    count = args.fresh if args.fresh is not None else default
+    if count == 0:
+        return None
+    reference = load_engine(DEFAULT_ENGINE)
+
+    def make(levels: list[str]) -> list[Case]:
+        return fresh_cases(reference, args.seed, count, levels)
+
+    return make
+
+
 def _certify(args: argparse.Namespace) -> Run:
     if args.timeout <= 0:
         raise UsageError("--timeout must be positive")
@@ -133,8 +176,14 @@ def _certify(args: argparse.Namespace) -> Run:
     )
     selection = _selection(args, corpus, len(cases))
     engine = open_engine(args.engine, args.engine_cmd, args.timeout, sandbox=_sandbox(args))
+    if args.seed is None:
+        args.seed = secrets.randbelow(1 << 31)
+    fresh = _fresh(args, selection)
     try:
-        return certify(engine, corpus, cases, xfails, selection=selection)
+        return certify(
+            engine, corpus, cases, xfails, selection=selection, fresh=fresh,
+            fresh_seed=args.seed if fresh else None,
+        )  # fmt: skip
     finally:
         close = getattr(engine, "close", None)
         if callable(close):

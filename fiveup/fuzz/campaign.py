@@ -10,6 +10,7 @@ that ``fiveup validate`` accepts, labelled ``provenance: {source: fuzz}``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -25,7 +26,15 @@ from fiveup.harness.runner import CaseResult, Status, run_case
 
 from .cases import random_case
 
-__all__ = ["Divergence", "Shard", "Tally", "fuzz_case", "run_campaign", "write_fixture"]
+__all__ = [
+    "Divergence",
+    "Shard",
+    "Tally",
+    "fresh_cases",
+    "fuzz_case",
+    "run_campaign",
+    "write_fixture",
+]
 
 _SCRIPT: Final = {Level.LAYOUT: "placements", Level.ROUND: "actions", Level.MATCH: "rounds"}
 _EXPECTED: Final = {
@@ -137,6 +146,31 @@ def _case(seed: int, index: int, level: Level, given: Mapping[str, JSON], expect
         file="(fuzz)",
         line=0,
     )
+
+
+def fresh_cases(baseline: Engine, seed: int, count: int, levels: list[str]) -> list[Case]:
+    """``count`` random cases of each of ``levels``, expected as ``baseline`` observes them.
+
+    Their IDs are ``fresh.<level>.s<seed>-<index>``: the same seed gives the same cases.
+    """
+    cases: list[Case] = []
+    for level in Level:
+        if level.value not in levels:
+            continue
+        for index in range(count):
+            _, given = random_case(seed, index, levels=(level,))
+            request = _case(seed, index, level, given, {}).request()
+            expected = _expectation(level, baseline.run(level.value, request))
+            fresh = _case(seed, index, level, given, expected)
+            cases.append(
+                dataclasses.replace(
+                    fresh,
+                    id=f"fresh.{level.value}.s{seed}-{index}",
+                    title=f"Fresh case {index} of seed {seed} ({level.value})",
+                    file="(fresh)",
+                )
+            )
+    return cases
 
 
 def fuzz_case(

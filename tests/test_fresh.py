@@ -1,0 +1,70 @@
+"""Fresh cases in certify: random cases beside the corpus, so a corpus lookup table fails."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from fiveup.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+CHEAT = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'hostile' / 'read_corpus.py'} fresh"
+
+
+def certify(*args: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(["certify", *args], stdout=out, stderr=io.StringIO())
+    return code, out.getvalue()
+
+
+def test_a_whole_corpus_run_plays_fresh_cases_and_prints_their_seed() -> None:
+    code, out = certify()
+    assert code == 0
+    line = next(ln for ln in out.splitlines() if ln.startswith("fresh cases (seed "))
+    assert line.endswith(": 20 passed, 0 failed, 0 errors")
+
+
+def test_the_same_seed_plays_the_same_fresh_cases() -> None:
+    runs = []
+    for _ in range(2):
+        code, out = certify("--seed", "41", "--format", "json")
+        assert code == 0
+        fresh = json.loads(out)["fresh"]
+        assert fresh["seed"] == 41
+        runs.append([case["id"] for case in fresh["cases"]])
+    assert runs[0] == runs[1] and len(runs[0]) == 20
+    _, out = certify("--seed", "42", "--format", "json")
+    assert [c["id"] for c in json.loads(out)["fresh"]["cases"]] != runs[0]
+
+
+def test_an_engine_that_copies_the_corpus_answers_fails_the_fresh_cases() -> None:
+    code, out = certify("--engine-cmd", CHEAT, "-k", "tally", "--fresh", "3", "--seed", "7")
+    assert code == 1
+    assert "10 passed, 0 failed" in out.splitlines()[-1]  # the corpus cases it copied
+    fresh = next(ln for ln in out.splitlines() if ln.startswith("fresh cases (seed 7,"))
+    assert not fresh.endswith(" 0 errors") and "ERRORED: fresh.scoring.s7-" in out
+    assert out.rstrip().splitlines()[-1].split(": ", 1)[1].startswith("DOES NOT CONFORM")
+
+
+def test_a_wrong_engine_fails_fresh_cases_too() -> None:
+    wrong = f"{sys.executable} {ROOT / 'tests' / 'wrong_engines' / 'scr2_credit_rounded_sum.py'}"
+    code, out = certify("--engine-cmd", wrong, "-k", "credit-15", "--fresh", "5", "--seed", "3")
+    assert code == 1
+    assert "fresh cases (seed 3" in out and "FAILED: fresh." in out
+    assert "rerun: fiveup certify --engine-cmd" in out and "--fresh 5 --seed 3" in out
+
+
+@pytest.mark.parametrize(
+    "args", [["-k", "credit"], ["--fresh", "0"], ["--expected-failures", "EMPTY"]]
+)
+def test_no_fresh_cases_on_a_selection_a_baseline_or_when_turned_off(
+    args: list[str], tmp_path: Path
+) -> None:
+    empty = tmp_path / "none.yaml"
+    empty.write_text("# no known failures\n", encoding="utf-8")
+    code, out = certify(*[str(empty) if a == "EMPTY" else a for a in args])
+    assert code == 0 and "fresh cases" not in out
