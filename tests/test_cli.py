@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shlex
 import shutil
 import stat
 import sys
@@ -251,3 +252,13 @@ def test_a_path_given_on_the_command_line_is_printed_escaped(command: str, tmp_p
     assert code == 2
     assert "\x1b" not in out + err and "\\x1b" in err
     assert not any(line.startswith("fixtures/scoring.yaml:1:") for line in (out + err).splitlines())
+
+
+def test_the_rerun_command_of_a_run_on_other_fixtures_names_them(tmp_path: Path) -> None:
+    wrong = f"{sys.executable} tests/wrong_engines/scr2_credit_rounded_sum.py"
+    code, out, _ = run("certify", "--engine-cmd", wrong, "--fixtures", "fixtures/scoring.yaml")
+    assert code == 1
+    rerun = next(line.strip() for line in out.splitlines() if line.strip().startswith("rerun: "))
+    assert "--fixtures fixtures/scoring.yaml --case " in rerun
+    code, again, _ = run(*shlex.split(rerun.removeprefix("rerun: fiveup ")))
+    assert code == 1 and "1 failed" in again.splitlines()[-1]

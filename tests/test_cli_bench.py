@@ -73,7 +73,15 @@ def test_the_engine_figures_in_json() -> None:
 def test_an_engine_that_fails_every_request_is_counted_not_fast() -> None:
     out, err = io.StringIO(), io.StringIO()
     argv = ["bench", "--rounds", "1", "--matches", "0", "--requests", "3"]
-    argv += ["--engine", "examples.adapters.python.minimal_engine:MinimalEngine"]
+    argv += ["--engine", "tests.engines.verdicts:DeclinesAll"]
     assert main(argv, out, err) == 0, err.getvalue()
     rows = [line.split() for line in out.getvalue().splitlines()[-3:]]
     assert [row[-1] for row in rows] == ["3", "3", "3"]
+
+
+def test_an_engine_without_the_round_level_is_told_what_bench_measures() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["bench", "--rounds", "1", "--matches", "0"]
+    argv += ["--engine", "examples.adapters.python.minimal_engine:MinimalEngine"]
+    assert main(argv, out, err) == 2
+    assert "does not declare the round level" in err.getvalue()

@@ -162,3 +162,11 @@ def test_the_bundled_corpus_holds_no_fuzz_output() -> None:
     from fiveup.harness.corpus import load_corpus
 
     assert {case.provenance["source"] for case in load_corpus().cases} <= {"documents", "derived"}
+
+
+def test_only_the_levels_the_engine_declares_are_played() -> None:
+    from fiveup.harness.engines import load_engine
+
+    scoring_only = load_engine("examples.adapters.python.minimal_engine:MinimalEngine")
+    tally = run_campaign(ReferenceEngine(), scoring_only, 4, range(60))
+    assert tally.by_level == {"scoring": 60}

@@ -13,6 +13,7 @@ from typing import TextIO
 
 from fiveup.contract.engine import DEFAULT_ENGINE
 from fiveup.contract.players import PLAYER_COUNTS
+from fiveup.errors import UsageError
 from fiveup.harness.bench import RequestFigures, time_requests
 from fiveup.harness.engines import handshake, load_engine, open_engine
 from fiveup.reference.bench import (
@@ -71,7 +72,12 @@ def _engine_figures(args: argparse.Namespace) -> list[tuple[int, RequestFigures,
     reference = load_engine(DEFAULT_ENGINE)
     rows = []
     try:
-        name = handshake(candidate)["name"]
+        info = handshake(candidate)
+        name = info["name"]
+        if "round" not in info["levels"]:
+            raise UsageError(
+                f"{name} does not declare the round level: bench measures round requests"
+            )
         for players in PLAYER_COUNTS:
             requests = random_round_requests(players, args.requests, args.seed + players)
             base = time_requests(reference, DEFAULT_ENGINE, "round", requests)

@@ -199,7 +199,9 @@ def _sandbox(args: argparse.Namespace) -> Sandbox | None:
 
 
 def _rerun_args(args: argparse.Namespace) -> list[str]:
-    return [*engine_args(args), *(["--sandbox"] if args.sandbox else [])]
+    """What a rerun of one case must name again: the engine, the sandbox, the fixtures."""
+    fixtures = [word for path in args.fixtures or [] for word in ("--fixtures", str(path))]
+    return [*engine_args(args), *(["--sandbox"] if args.sandbox else []), *fixtures]
 
 
 def _report(result: Run, args: argparse.Namespace) -> str:

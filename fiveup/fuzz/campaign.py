@@ -224,10 +224,11 @@ def run_campaign(
     """Play the cases at ``indexes`` of campaign ``seed``; write each divergence to ``out``."""
     tally = Tally(seed)
     levels = list(candidate.info()["levels"])
+    declared = tuple(level for level in Level if level.value in levels)  # never compared else
     start = time.perf_counter()
     try:
         for index in indexes:
-            level, given = random_case(seed, index, players)
+            level, given = random_case(seed, index, players, declared)
             found = fuzz_case(baseline, candidate, levels, seed, index, level, given)
             tally.cases += 1
             tally.rounds += level is Level.ROUND
