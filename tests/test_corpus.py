@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import importlib.resources
 import re
 from pathlib import Path
 
@@ -116,3 +118,16 @@ def test_the_documents_show_exactly_these_worked_examples() -> None:
         text = (SEEDS / name).read_text(encoding="utf-8")
         shown = re.findall(rf"^{re.escape(label)}(\[\d\|\d\])$", text, flags=re.MULTILINE)
         assert sorted(shown) == sorted(WORKED), name
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="the rule documents (../shared/seeds) are not here")
+def test_the_spec_pins_each_document_by_its_sha256() -> None:
+    rules = importlib.resources.files("fiveup.spec").joinpath("rules.md").read_text("utf-8")
+    pins = dict(
+        re.findall(
+            r"^\| `(\d{3}_[0-9a-f]{16}\.txt)` \([A-Z][a-z]\) \| `([0-9a-f]{64})` \|$", rules, re.M
+        )
+    )
+    assert sorted(pins) == sorted(DOCUMENTS)
+    for name, pinned in pins.items():
+        assert hashlib.sha256((SEEDS / name).read_bytes()).hexdigest() == pinned, name

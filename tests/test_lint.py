@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from fiveup.cli import main
-from fiveup.harness.corpus import bundled_fixture_dir, fixture_files
+from fiveup.harness.corpus import bundled_fixture_dir, fixture_files, load_corpus
 from fiveup.harness.lint import lint, rounded_penalty
 
 GOOD_SCORING = """\
@@ -332,3 +332,17 @@ def test_every_bundled_file_is_found() -> None:
 )
 def test_the_linters_own_rounding_follows_pen_2(pips: int, penalty: int) -> None:
     assert rounded_penalty(pips) == penalty
+
+
+def test_the_coverage_table_lists_every_case_of_every_rule() -> None:
+    out = io.StringIO()
+    assert main(["validate", "--coverage"], stdout=out, stderr=out) == 0
+    listed: dict[str, set[str]] = {}
+    for line in out.getvalue().splitlines()[1:-1]:
+        rule, count, cases = line.split(None, 2)
+        shown = cases not in ("conduct, not checkable", "NOT COVERED")
+        listed[rule] = set(cases.split(", ")) if shown else set()
+        assert len(listed[rule]) == int(count), line
+    for case in load_corpus().cases:
+        for rule in case.rules:
+            assert case.id in listed[rule], (rule, case.id)
