@@ -100,6 +100,7 @@ def test_every_adjacent_pair_of_both_refusal_orders_is_swapped_once() -> None:
             swapped[at], swapped[at + 1] = swapped[at + 1], swapped[at]
             expected.append((field, tuple(swapped)))
     assert [(m.replaced[0], getattr(m.rules, m.replaced[0])) for m in swaps] == expected
+    assert {m.rule for m in swaps} == {"TRN-4"}
 
 
 def test_only_refusal_swaps_are_equivalent_and_each_says_why() -> None:

@@ -540,13 +540,13 @@ _PLACEMENT_SWAPS = {
 def _swap(
     order: tuple[tuple[str, str, str], ...], effects: dict[int, str], at: int, rules: Rules
 ) -> Mutant:
-    first_rule, first, what_first = order[at]
+    _, first, what_first = order[at]
     _, second, what_second = order[at + 1]
     effect = effects[at]
     equivalent = effect[1:] if effect.startswith("=") else ""
     description = f"refusal order swapped: {what_second} is tried before {what_first}: "
     description += f"unobservable, {equivalent}" if equivalent else effect
-    return Mutant(f"order_{second}_before_{first}", first_rule, description, rules, equivalent)
+    return Mutant(f"order_{second}_before_{first}", "TRN-4", description, rules, equivalent)
 
 
 def _swaps() -> list[Mutant]:
