@@ -29,7 +29,7 @@ from fiveup.contract.players import HAND_SIZE, side_count
 from fiveup.contract.schemas import SCHEMA_NAMES, fixture_schema, protocol_schema
 from fiveup.errors import NotationError
 
-from .rules import Rule, spec_rules
+from .rules import Retired, Rule, retired_ids, spec_rules
 from .sources import MAX_PROBLEMS, TOO_MANY_PROBLEMS, Problem, SourceFile, pointer, read_yaml
 
 
@@ -488,6 +488,19 @@ _LEVEL_CHECKS: Final[
 """The checks of a case of each level, beyond those every case gets."""
 
 
+def _retired_uses(src: SourceFile, retired: Mapping[str, Retired]) -> list[Problem]:
+    """Cases that take a retired case ID or cite a retired rule (spec/README.md ledger)."""
+    problems = []
+    for i, case in enumerate(src.data["cases"]):
+        uses: list[tuple[list[str | int], str]] = [(["cases", i, "id"], case["id"])]
+        uses += [(["cases", i, "rules", j], rule) for j, rule in enumerate(case["rules"])]
+        for at, used in uses:
+            if (gone := retired.get(used)) is not None:
+                message = f"{gone.kind} ID {used!r} was retired in {gone.version} ({gone.why})"
+                problems.append(src.problem(pointer(at), message + "; IDs are never reused"))
+    return problems
+
+
 def _record_cases(
     report: LintReport, src: SourceFile, first_seen: dict[str, Problem]
 ) -> list[Problem]:
@@ -542,10 +555,12 @@ def lint(
     *,
     require_coverage: bool,
     rules: Mapping[str, Rule] | None = None,
+    retired: Mapping[str, Retired] | None = None,
     read: Callable[[Path], SourceFile] = read_yaml,
 ) -> LintReport:
     """Check fixture files; with ``require_coverage`` every checkable rule needs a case."""
     rules = spec_rules() if rules is None else rules
+    retired = retired_ids() if retired is None else retired
     report = LintReport(coverage={r: [] for r in rules})
     first_seen: dict[str, Problem] = {}
     for path in files:
@@ -554,7 +569,11 @@ def lint(
         if not problems:
             checker = _Checker(src, rules)
             checker.check()
-            problems = [*checker.problems, *_record_cases(report, src, first_seen)]
+            problems = [
+                *checker.problems,
+                *_retired_uses(src, retired),
+                *_record_cases(report, src, first_seen),
+            ]
             if not checker.problems:
                 report.sources.append(src)
         report.problems.extend(_capped(src, problems))

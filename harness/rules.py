@@ -13,6 +13,7 @@ from functools import cache
 
 _RULE_RE = re.compile(r"^\*\*([A-Z]{3}-\d+)\*\*(\s*\*\(conduct\)\*)?\s*(.*)$")
 _SECTION_RE = re.compile(r"^##\s+([A-Z]{3}):\s*(.*)$")
+_RETIRED_RE = re.compile(r"^\| `([^`]+)` \| (rule|case) \| ([^|]+?) \| ([^|]*?) \|$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +74,29 @@ def spec_rules() -> dict[str, Rule]:
 def spec_sections() -> dict[str, Section]:
     """Every section of the bundled spec by prefix."""
     return parse_rules(_rules_text())[1]
+
+
+@dataclass(frozen=True, slots=True)
+class Retired:
+    """An identifier the ledger in spec/README.md retired: it may never be used again."""
+
+    id: str
+    kind: str
+    version: str
+    why: str
+
+
+def parse_retired(markdown: str) -> dict[str, Retired]:
+    """The rows of the "Retired identifiers" table, by ID."""
+    rows = (_RETIRED_RE.match(line) for line in markdown.splitlines())
+    return {m[1]: Retired(m[1], m[2], m[3], m[4]) for m in rows if m}
+
+
+@cache
+def retired_ids() -> dict[str, Retired]:
+    """Every identifier retired by the bundled spec."""
+    text = importlib.resources.files("fiveup.spec").joinpath("README.md").read_text("utf-8")
+    return parse_retired(text)
 
 
 def _rules_text() -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.resources
 import io
 import textwrap
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 from fiveup.cli import main
 from fiveup.harness.corpus import bundled_fixture_dir, fixture_files, load_corpus
 from fiveup.harness.lint import lint, rounded_penalty
+from fiveup.harness.rules import Retired, parse_retired, retired_ids, spec_rules
 
 GOOD_SCORING = """\
 cases:
@@ -346,3 +348,45 @@ def test_the_coverage_table_lists_every_case_of_every_rule() -> None:
     for case in load_corpus().cases:
         for rule in case.rules:
             assert case.id in listed[rule], (rule, case.id)
+
+
+LEDGER = """\
+| ID | Kind | Retired in | Why |
+|---|---|---|---|
+| `t.scoring.credit-15` | case | 1.1.0 | replaced by t.scoring.credit-fifteen |
+| `SCR-9` | rule | 1.2.0 | merged into SCR-2 |
+"""
+
+
+def test_the_ledger_of_retired_ids_is_read_from_its_table() -> None:
+    retired = parse_retired("text\n" + LEDGER + "\nmore text")
+    assert sorted(retired) == ["SCR-9", "t.scoring.credit-15"]
+    assert retired["SCR-9"] == Retired("SCR-9", "rule", "1.2.0", "merged into SCR-2")
+    bundled = importlib.resources.files("fiveup.spec").joinpath("README.md").read_text("utf-8")
+    assert LEDGER.splitlines()[0] in bundled.splitlines()
+    assert set(retired_ids()) == set(parse_retired(bundled))
+
+
+def test_a_case_that_takes_a_retired_id_or_cites_a_retired_rule_is_refused(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a.yaml").write_text(GOOD_SCORING.replace("[SCR-2]", "[SCR-2, SCR-9]"))
+    rules = {**spec_rules(), "SCR-9": spec_rules()["SCR-2"]}
+    report = lint([tmp_path / "a.yaml"], require_coverage=False, rules=rules)
+    assert not report.problems
+    report = lint(
+        [tmp_path / "a.yaml"], require_coverage=False, rules=rules, retired=parse_retired(LEDGER)
+    )
+    assert [(p.line, p.pointer, p.message) for p in report.problems] == [
+        (
+            2,
+            "/cases/0/id",
+            "case ID 't.scoring.credit-15' was retired in 1.1.0 "
+            "(replaced by t.scoring.credit-fifteen); IDs are never reused",
+        ),
+        (
+            4,
+            "/cases/0/rules/1",
+            "rule ID 'SCR-9' was retired in 1.2.0 (merged into SCR-2); IDs are never reused",
+        ),
+    ]
