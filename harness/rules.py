@@ -87,8 +87,10 @@ class Retired:
 
 
 def parse_retired(markdown: str) -> dict[str, Retired]:
-    """The rows of the "Retired identifiers" table, by ID."""
-    rows = (_RETIRED_RE.match(line) for line in markdown.splitlines())
+    """The rows of the table under the heading "Retired identifiers", by ID."""
+    _, heading, after = markdown.partition("### Retired identifiers\n")
+    section = after.split("\n#", 1)[0] if heading else ""
+    rows = (_RETIRED_RE.match(line) for line in section.splitlines())
     return {m[1]: Retired(m[1], m[2], m[3], m[4]) for m in rows if m}
 
 

@@ -359,7 +359,12 @@ LEDGER = """\
 
 
 def test_the_ledger_of_retired_ids_is_read_from_its_table() -> None:
-    retired = parse_retired("text\n" + LEDGER + "\nmore text")
+    assert not parse_retired(LEDGER)
+    retired = parse_retired(
+        "### Retired identifiers\n\ntext\n"
+        + LEDGER
+        + "\n## Next\n| `XYZ-1` | rule | 9.9.9 | not in the ledger |\n"
+    )
     assert sorted(retired) == ["SCR-9", "t.scoring.credit-15"]
     assert retired["SCR-9"] == Retired("SCR-9", "rule", "1.2.0", "merged into SCR-2")
     bundled = importlib.resources.files("fiveup.spec").joinpath("README.md").read_text("utf-8")
@@ -375,7 +380,10 @@ def test_a_case_that_takes_a_retired_id_or_cites_a_retired_rule_is_refused(
     report = lint([tmp_path / "a.yaml"], require_coverage=False, rules=rules)
     assert not report.problems
     report = lint(
-        [tmp_path / "a.yaml"], require_coverage=False, rules=rules, retired=parse_retired(LEDGER)
+        [tmp_path / "a.yaml"],
+        require_coverage=False,
+        rules=rules,
+        retired=parse_retired("### Retired identifiers\n" + LEDGER),
     )
     assert [(p.line, p.pointer, p.message) for p in report.problems] == [
         (
