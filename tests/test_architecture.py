@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from privacy import private_uses
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {
@@ -162,28 +163,10 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 WRONG_ENGINES = sorted((ROOT / "tests" / "wrong_engines").glob("*.py"))
 
 
-def _private_uses(source: str) -> list[str]:
-    """Private names a script reaches into: ``x._name``, imported ``_name``, vars() or setattr."""
-    uses: list[str] = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
-            if not (node.attr.startswith("__") and node.attr.endswith("__")):
-                uses.append(f"line {node.lineno}: .{node.attr}")
-        elif isinstance(node, ast.ImportFrom):
-            uses += [f"line {node.lineno}: import {a.name}" for a in node.names if a.name[0] == "_"]
-        elif (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name)
-            and node.func.id in ("vars", "setattr", "globals")
-        ):
-            uses.append(f"line {node.lineno}: {node.func.id}()")
-    return uses
-
-
 @pytest.mark.parametrize("path", WRONG_ENGINES, ids=lambda path: path.stem)
 def test_a_wrong_engine_uses_no_private_name_and_builds_on_the_seam(path: Path) -> None:
     source = path.read_text(encoding="utf-8")
-    assert _private_uses(source) == []
+    assert private_uses(source) == []
     assert "replace(STANDARD, " in source and "ReferenceEngine(" in source
 
 
@@ -191,8 +174,8 @@ def test_the_private_name_check_sees_the_old_kind_of_patch() -> None:
     old = (
         "from fiveup.reference import layout\nlayout._build_rule_tables()\nvars(layout)['x'] = 1\n"
     )
-    assert _private_uses(old) == ["line 2: ._build_rule_tables", "line 3: vars()"]
-    assert _private_uses("from fiveup.reference.layout import _SLOT_INDEX\n") == [
+    assert private_uses(old) == ["line 2: ._build_rule_tables", "line 3: vars()"]
+    assert private_uses("from fiveup.reference.layout import _SLOT_INDEX\n") == [
         "line 1: import _SLOT_INDEX"
     ]
 

@@ -6,7 +6,6 @@ tests run the command on small corpora or on a few mutants, in-process.
 
 from __future__ import annotations
 
-import ast
 import importlib.util
 import io
 import json
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from privacy import private_uses
 
 import fiveup.cli.app as app
 from fiveup.cli import main
@@ -116,21 +116,9 @@ def test_mutant_named_finds_a_mutant_and_suggests_a_close_name() -> None:
         mutant_named("pts2_targt_300")
 
 
-def _private_uses(source: str) -> list[str]:
-    """Private names of other modules reached into (as test_architecture checks wrong engines)."""
-    uses: list[str] = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
-            if not (node.attr.startswith("__") and node.attr.endswith("__")):
-                uses.append(f"line {node.lineno}: .{node.attr}")
-        elif isinstance(node, ast.ImportFrom):
-            uses += [f"line {node.lineno}: import {a.name}" for a in node.names if a.name[0] == "_"]
-    return uses
-
-
 def test_the_catalogue_builds_on_the_public_seam_only() -> None:
     source = CATALOGUE_SOURCE.read_text(encoding="utf-8")
-    assert _private_uses(source) == []
+    assert private_uses(source) == []
     assert "replace(s, " in source
 
 
