@@ -28,6 +28,7 @@ from fiveup.harness.sources import printable
 from .common import (
     Streams,
     add_engine_options,
+    add_fixtures_option,
     check_engine_command,
     check_writable,
     engine_args,
@@ -57,13 +58,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="ID",
         help="select one case by ID (repeatable)",
     )
-    parser.add_argument(
-        "--fixtures",
-        action="append",
-        type=Path,
-        metavar="PATH",
-        help="fixture files or folders to run instead of the bundled corpus",
-    )
+    add_fixtures_option(parser, " to run")
     parser.add_argument(
         "--expected-failures",
         type=Path,

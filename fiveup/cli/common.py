@@ -113,6 +113,17 @@ def add_engine_options(parser: argparse.ArgumentParser, what: str = "the engine"
     )
 
 
+def add_fixtures_option(parser: argparse.ArgumentParser, purpose: str = "") -> None:
+    """``--fixtures PATH``, repeatable: files or folders that replace the bundled corpus."""
+    parser.add_argument(
+        "--fixtures",
+        action="append",
+        type=Path,
+        metavar="PATH",
+        help=f"fixture files or folders{purpose} instead of the bundled corpus",
+    )
+
+
 def engine_args(args: argparse.Namespace) -> list[str]:
     """The engine options that name the same engine again (for rerun commands)."""
     if args.engine_cmd:

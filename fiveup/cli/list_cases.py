@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 from fiveup.harness.corpus import Case, load_corpus
 from fiveup.harness.selection import select
 
-from .common import Streams
+from .common import Streams, add_fixtures_option
 
 NAME = "list"
 HELP = "list the cases: ID, level, primary rule and title"
@@ -18,13 +17,7 @@ HELP = "list the cases: ID, level, primary rule and title"
 def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``list``."""
     parser.add_argument("-k", dest="keyword", metavar="EXPR", help="select cases by keyword")
-    parser.add_argument(
-        "--fixtures",
-        action="append",
-        type=Path,
-        metavar="PATH",
-        help="fixture files or folders instead of the bundled corpus",
-    )
+    add_fixtures_option(parser)
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="text (default) or json"
     )

@@ -21,7 +21,7 @@ from fiveup.harness.selection import select
 from fiveup.harness.sources import printable
 from fiveup.mutants import CATALOGUE, Measurement, Mutant, Report, measure, mutant_named
 
-from .common import Streams
+from .common import Streams, add_fixtures_option
 
 NAME = "mutants"
 HELP = "measure the corpus: run it against mutants of the reference, one rule broken in each"
@@ -32,13 +32,7 @@ _SHOWN_KILLERS = 2
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``mutants``."""
-    parser.add_argument(
-        "--fixtures",
-        action="append",
-        type=Path,
-        metavar="PATH",
-        help="fixture files or folders to measure instead of the bundled corpus",
-    )
+    add_fixtures_option(parser, " to measure")
     parser.add_argument(
         "-k",
         dest="keyword",

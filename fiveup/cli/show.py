@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from fiveup.harness.corpus import load_corpus
 from fiveup.harness.describe import case_text, request_line
 from fiveup.harness.selection import select
 
-from .common import Streams
+from .common import Streams, add_fixtures_option
 
 NAME = "show"
 HELP = "show one case: what is given, what is expected, the table as text"
@@ -23,13 +22,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print only the run request the harness sends for it, to pipe into an engine",
     )
-    parser.add_argument(
-        "--fixtures",
-        action="append",
-        type=Path,
-        metavar="PATH",
-        help="fixture files or folders instead of the bundled corpus",
-    )
+    add_fixtures_option(parser)
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
