@@ -2,7 +2,8 @@
 
 One module per subcommand (``fiveup.cli.validate``, ``list_cases``, ``show``, ``certify``,
 ``compare``, ``fuzz``, ``mutants``, ``engine``, ``bench``, ``bench_harness``, ``transcripts``,
-``tally``), each with ``NAME``, ``HELP``, ``configure(parser)`` and ``run(args, streams)``.
+``tally``, ``render``), each with ``NAME``, ``HELP``, ``configure(parser)`` and
+``run(args, streams)``.
 Streams are passed in, so tests run every command in-process. Exit codes: 0 success, 1 the
 engine does not conform (or a case failed, or nothing could be checked), 2 the user's own
 mistake (bad arguments, broken fixtures, unreadable files), always as ``fiveup COMMAND: error:
@@ -29,6 +30,7 @@ from . import (
     fuzz,
     list_cases,
     mutants,
+    render,
     show,
     tally,
     transcripts,
@@ -51,6 +53,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     bench_harness,
     transcripts,
     tally,
+    render,
 )
 """The subcommands, in the order ``fiveup --help`` lists them."""
 

@@ -1,0 +1,247 @@
+"""``fiveup render``: a case's layout, or an engine's, described as the documents describe them.
+
+``fiveup render CASE_ID`` prints the description line of the table a case expects (a layout
+case's ``expect.layout`` with the credit of its last step, a round case's
+``expect.state.layout``); ``--all`` every case that has one, each after its ID;
+``--observation FILE`` the layout of an engine's observation (or a bare layout) in a JSON file.
+``--lang`` picks Italian, Finnish, German or English (the default).
+
+What is rendered (:func:`items`) is chosen apart from how it is written (:func:`text`), so
+another form of output is one more writer over the same items.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import stat
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from fiveup.contract.engine import JSON, Level
+from fiveup.contract.schemas import observation_problem
+from fiveup.errors import UsageError
+from fiveup.harness.corpus import Case, load_corpus
+from fiveup.harness.levels import LEVELS
+from fiveup.harness.selection import select
+from fiveup.render.text import LANGS, Lang, describe
+
+from .common import Streams, add_fixtures_option, shown
+
+NAME = "render"
+HELP = "describe a case's layout (or an engine's) as the documents do, in it, fi, de or en"
+
+MAX_OBSERVATION_BYTES: Final = 1 << 20
+"""The largest ``--observation`` file read (1 MiB): far more than any table of 28 tiles."""
+
+_LAYOUT_KEYS: Final = frozenset(
+    {"tiles", "spinners", "connections", "points", "contributions", "sum"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One layout to render: where it comes from, the layout, and its placement's credit."""
+
+    label: str
+    """The case ID, or the file it was read from."""
+    layout: Mapping[str, JSON]
+    credit: int | None
+    """The raw credit of the placement that led to the layout; None when not known."""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The options of ``render``."""
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument(
+        "case",
+        nargs="?",
+        metavar="CASE_ID",
+        help="the case whose table to render (see fiveup list)",
+    )
+    what.add_argument(
+        "--all", action="store_true", help="render every case that has a table, each after its ID"
+    )
+    what.add_argument(
+        "--observation",
+        type=Path,
+        metavar="FILE",
+        help="render the layout in this JSON file instead: an engine's observation of the "
+        "layout or round level, or a layout alone",
+    )
+    parser.add_argument(
+        "--lang",
+        choices=[lang.value for lang in LANGS],
+        default=Lang.EN.value,
+        help="the language: it, fi and de as the rule documents write it, en as spec/terms.md "
+        "(default: en)",
+    )
+    add_fixtures_option(parser)
+
+
+# --------------------------------------------------------------------------- what to render
+
+
+def _credit_of_steps(steps: JSON, *, events: bool) -> int | None:
+    """The credit of the last step, or of the last event when it is a placement."""
+    if not isinstance(steps, list) or not steps or not isinstance(steps[-1], dict):
+        return None
+    last = steps[-1]
+    credit = last.get("credit")
+    if events and "play" not in last:
+        return None
+    return credit if isinstance(credit, int) and not isinstance(credit, bool) else None
+
+
+def case_item(case: Case) -> Item | None:
+    """The table a case expects, with its credit; None when the case expects no table."""
+    layout = LEVELS[case.level].layout_of(dict(case.expect))
+    if not isinstance(layout, dict):
+        return None
+    if case.level is Level.LAYOUT:
+        credit = _credit_of_steps(case.expect.get("steps"), events=False)
+    elif case.level is Level.ROUND:
+        credit = _credit_of_steps(case.expect.get("events"), events=True)
+    else:
+        credit = None
+    return Item(case.id, layout, credit)
+
+
+def _cases(args: argparse.Namespace) -> list[Item]:
+    corpus = load_corpus(args.fixtures)
+    if args.all:
+        return [item for case in corpus.cases if (item := case_item(case)) is not None]
+    (case,) = select(corpus, ids=[args.case])
+    item = case_item(case)
+    if item is None:
+        expected = "expect.layout" if case.level is Level.LAYOUT else "expect.state.layout"
+        where = (
+            f"it expects no {expected}"
+            if LEVELS[case.level].layout_at is not None
+            else f"a {case.level.value} case has no table"
+        )
+        raise UsageError(f"case {case.id} has no layout to render: {where}")
+    return [item]
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    for key in keys:
+        if keys.count(key) > 1:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+    return dict(pairs)
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The bytes of a regular file of at most :data:`MAX_OBSERVATION_BYTES`, never blocking."""
+    where = f"--observation {shown(path)}"
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+            raise UsageError(f"{where}: cannot read: {kind} (name a JSON file)")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise UsageError(f"{where}: cannot read: {exc.strerror or exc}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between the check and the opening
+            raise UsageError(f"{where}: cannot read: not a regular file (name a JSON file)")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= MAX_OBSERVATION_BYTES:
+            chunk = os.read(fd, MAX_OBSERVATION_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise UsageError(f"{where}: cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if size > MAX_OBSERVATION_BYTES:
+        raise UsageError(
+            f"{where}: file too large: more than {MAX_OBSERVATION_BYTES} bytes (1 MiB)"
+        )
+    return b"".join(chunks)
+
+
+def read_observation(path: Path) -> JSON:
+    """The JSON value of ``path``, or UsageError naming the file and what is wrong."""
+    where = f"--observation {shown(path)}"
+    raw = _read_bytes(path)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{where}: not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    try:
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_keys)
+    except RecursionError:
+        raise UsageError(f"{where}: not read: the JSON nests too deeply") from None
+    except ValueError as exc:
+        raise UsageError(f"{where}: not JSON: {exc}") from None
+
+
+def observation_item(path: Path, value: JSON) -> Item:
+    """The layout in ``value`` read from ``path``: an observation's, or a layout alone.
+
+    An observation must follow its level's schema (spec/schemas/protocol), and a layout alone
+    the layout's: what an engine may send is what is rendered, however wrong its content.
+    """
+    where = f"--observation {shown(path)}"
+    if not isinstance(value, dict):
+        raise UsageError(f"{where}: not a JSON object, so neither a layout nor an observation")
+    if "events" in value or "state" in value:
+        level, steps = Level.ROUND, value.get("events")
+        observation = value
+    elif "steps" in value or "layout" in value:
+        level, steps = Level.LAYOUT, value.get("steps")
+        observation = value
+    elif set(value) & _LAYOUT_KEYS:
+        level, steps = Level.LAYOUT, None
+        observation = {"steps": [], "layout": value, "error": None}
+    else:
+        raise UsageError(
+            f"{where}: neither a layout (tiles, spinners, connections, points, contributions, "
+            "sum) nor an observation of the layout or round level (steps or events)"
+        )
+    problem = observation_problem(level, observation)
+    if problem is not None:
+        what = f"an observation of the {level.value} level" if steps is not None else "a layout"
+        raise UsageError(f"{where}: not {what}: {problem}")
+    layout = LEVELS[level].layout_of(observation)
+    return Item(shown(path), layout, _credit_of_steps(steps, events=level is Level.ROUND))
+
+
+def items(args: argparse.Namespace) -> list[Item]:
+    """What the command line asks to render, in order."""
+    if args.observation is not None:
+        if args.fixtures:
+            raise UsageError("--fixtures has no use with --observation, which names no case")
+        return [observation_item(args.observation, read_observation(args.observation))]
+    if args.case is None and not args.all:
+        raise UsageError("name what to render: a CASE_ID, --all, or --observation FILE")
+    return _cases(args)
+
+
+# --------------------------------------------------------------------------- how to write it
+
+
+def text(rendered: list[Item], lang: Lang, *, labelled: bool) -> str:
+    """Each item's description line; ``labelled``: each after its label, a blank line between."""
+    if not labelled:
+        return "".join(describe(i.layout, lang, credit=i.credit) + "\n" for i in rendered)
+    return "\n".join(f"{i.label}\n{describe(i.layout, lang, credit=i.credit)}\n" for i in rendered)
+
+
+def run(args: argparse.Namespace, streams: Streams) -> int:
+    """Print the description of each layout asked for."""
+    rendered = items(args)
+    streams.stdout.write(text(rendered, Lang(args.lang), labelled=args.all))
+    return 0
