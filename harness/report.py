@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
@@ -12,10 +13,35 @@ from fiveup import PROTOCOL_VERSION, SUITE_VERSION
 from fiveup.contract.engine import JSON
 
 from .certify import Conclusion, Outcome, Run, Verdict
+from .compare import Difference
 from .levels import LEVELS
 from .rules import spec_rules, spec_sections
 
 _ORDER = tuple(level.value for level in LEVELS)
+
+Tally = Callable[[int], str]
+"""Writes a raw score as the documents' paper tally (``fiveup.cli.tally.tally_text``)."""
+
+_SCORES_PATH = re.compile(r"(^|/)scores(/\d+)?$")
+
+
+def tally_of(value: JSON, tally: Tally) -> str:
+    """A score (or a list of scores) as tallies; what the tally cannot record stays a number.
+
+    The tally records non-negative multiples of 5 (TAL-1); an engine may report anything.
+    """
+    if isinstance(value, list):
+        return "[" + " / ".join(tally_of(item, tally) for item in value) + "]"
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0 and value % 5 == 0:
+        return tally(value)
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def score_tallies(diff: Difference, tally: Tally) -> str:
+    """``expected [...], got [...]`` as tallies for a difference in scores, else empty."""
+    if not _SCORES_PATH.search(diff.path):
+        return ""
+    return f"expected {tally_of(diff.expected, tally)}, got {tally_of(diff.actual, tally)}"
 
 
 def layout_text(layout: JSON) -> str:
@@ -197,8 +223,8 @@ def _tallies(run: Run) -> list[str]:
     return out
 
 
-def _case_lines(o: Outcome, engine_args: list[str]) -> list[str]:
-    """The block that tells one case that did not pass."""
+def _case_lines(o: Outcome, engine_args: list[str], tally: Tally | None = None) -> list[str]:
+    """The block that tells one case that did not pass (scores as tallies with ``tally``)."""
     case = o.result.case
     out = [
         "",
@@ -213,7 +239,11 @@ def _case_lines(o: Outcome, engine_args: list[str]) -> list[str]:
         )
     if o.result.message and not o.result.differences:
         out.append(f"  {o.result.message}")
-    out.extend(f"  {diff.text}" for diff in o.result.differences)
+    for diff in o.result.differences:
+        out.append(f"  {diff.text}")
+        marks = score_tallies(diff, tally) if tally else ""
+        if marks:
+            out.append(f"    as tallies: {marks}")
     shown = _observed_layout(o)
     if shown and o.verdict is Verdict.FAILED:
         out.append(f"  engine's layout: {shown}")
@@ -221,7 +251,7 @@ def _case_lines(o: Outcome, engine_args: list[str]) -> list[str]:
     return out
 
 
-def _not_passed(run: Run, engine_args: list[str]) -> list[str]:
+def _not_passed(run: Run, engine_args: list[str], tally: Tally | None) -> list[str]:
     out: list[str] = []
     first_with: dict[str, str] = {}
     for o in run.outcomes:
@@ -235,7 +265,7 @@ def _not_passed(run: Run, engine_args: list[str]) -> list[str]:
             continue
         if o.result.message and not o.result.differences:
             first_with.setdefault(o.result.message, case.id)
-        out.extend(_case_lines(o, engine_args))
+        out.extend(_case_lines(o, engine_args, tally))
     return out
 
 
@@ -272,7 +302,7 @@ def fresh_line(run: Run) -> str:
     )
 
 
-def _fresh(run: Run, engine_args: list[str]) -> list[str]:
+def _fresh(run: Run, engine_args: list[str], tally: Tally | None) -> list[str]:
     if not run.fresh:
         return []
     per_level = Counter(o.result.case.level for o in run.fresh).most_common(1)[0][1]
@@ -280,21 +310,22 @@ def _fresh(run: Run, engine_args: list[str]) -> list[str]:
     out = ["", fresh_line(run)]
     for o in run.fresh:
         if o.verdict in (Verdict.FAILED, Verdict.ERRORED):
-            out.extend(line for line in _case_lines(o, again) if not line.startswith("  rerun:"))
+            lines = _case_lines(o, again, tally)
+            out.extend(line for line in lines if not line.startswith("  rerun:"))
     if any(o.verdict in (Verdict.FAILED, Verdict.ERRORED) for o in run.fresh):
         out.append(f"  rerun: {shlex.join(['fiveup', 'certify', *again])}")
     return out
 
 
-def text_report(run: Run, engine_args: list[str]) -> str:
-    """The human-readable report."""
+def text_report(run: Run, engine_args: list[str], *, tally: Tally | None = None) -> str:
+    """The human-readable report; with ``tally``, differences in scores also as tallies."""
     out = [
         *_header(run),
         *_tallies(run),
-        *_not_passed(run, engine_args),
+        *_not_passed(run, engine_args, tally),
         *_expected(run),
         *_declined(run),
-        *_fresh(run, engine_args),
+        *_fresh(run, engine_args, tally),
         "",
         summary_line(run),
     ]

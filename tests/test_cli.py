@@ -70,6 +70,41 @@ def test_json_and_junit_reports_written_whole_to_a_file(tmp_path: Path) -> None:
     assert ET.parse(target).getroot().get("failures") == "0"
 
 
+def test_an_html_report_is_written_whole_to_a_file_and_the_summary_printed(
+    tmp_path: Path,
+) -> None:
+    target = tmp_path / "report.html"
+    wrong = ROOT / "tests" / "wrong_engines" / "pen2_remainder_three_rounds_down.py"
+    command = f"{sys.executable} {wrong}"
+    args = ("certify", "--engine-cmd", command, "--format", "html", "--output", str(target))
+    code, out, _ = run(*args, "-k", "penalty or PEN-2", "--tally")
+    assert code == 1
+    page = target.read_text(encoding="utf-8")
+    assert out.count("\n") == 1 and ": DOES NOT CONFORM at levels" in out
+    assert out.split(": ", 1)[1].strip() in page
+    assert "as tallies: expected" in page
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_tally_shows_differing_scores_in_the_text_report_as_tallies() -> None:
+    wrong = ROOT / "tests" / "wrong_engines" / "pen2_remainder_three_rounds_down.py"
+    args = (
+        "certify",
+        "--engine-cmd",
+        f"{sys.executable} {wrong}",
+        "--case",
+        "rule.match.partnerships-tied-then-decided",
+    )
+    code, out, _ = run(*args, "--tally")
+    assert code == 1
+    assert "  /scores: expected [360, 330], got [305, 315]\n" in out
+    assert (
+        "    as tallies: expected [xXx xXx xXx xXx xXx xXx xXx || / xXx xXx xXx xXx xXx xXx "
+        "||||||], got [xXx xXx xXx xXx xXx xXx | / xXx xXx xXx xXx xXx xXx |||]\n"
+    ) in out
+    assert "as tallies" not in run(*args)[1]
+
+
 def test_an_expected_failure_that_passes_fails_the_run(tmp_path: Path) -> None:
     xfail = tmp_path / "xfail.yaml"
     xfail.write_text("doc.layout.branches-1-2: we thought it failed\n")
@@ -117,6 +152,7 @@ def test_an_engine_that_cannot_start_is_said_once_with_exit_1() -> None:
         (["certify", "--engine-cmd", "  "], "--engine-cmd is empty"),
         (["certify", "--output", "."], "is a folder; name the report file"),
         (["validate", "--format", "xml"], "invalid choice: 'xml'"),
+        (["certify", "--format", "html"], "--format html needs --output FILE"),
     ],
 )
 def test_user_mistakes_exit_2_with_a_message_and_no_traceback(args: list[str], words: str) -> None:

@@ -22,6 +22,7 @@ from fiveup.harness.certify import (
 from fiveup.harness.corpus import Case, Corpus, fixture_files, load_corpus
 from fiveup.harness.expectations import baseline_text
 from fiveup.harness.report import json_report, junit_report, summary_line, text_report
+from fiveup.harness.report_html import html_report
 from fiveup.harness.sandbox import Sandbox
 from fiveup.harness.sources import printable
 
@@ -35,6 +36,7 @@ from .common import (
     positive_count,
     write_atomically,
 )
+from .tally import tally_text
 
 DEFAULT_FRESH = 5
 """Fresh cases per declared level on a whole-corpus run: about a tenth of a second in-process."""
@@ -67,9 +69,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--format",
-        choices=("text", "json", "junit"),
+        choices=("text", "json", "junit", "html"),
         default="text",
-        help="text for people (default), json or junit XML for tools",
+        help="text for people (default), json or junit XML for tools, html for a page with "
+        "the layouts drawn (needs --output)",
+    )
+    parser.add_argument(
+        "--tally",
+        action="store_true",
+        help="in the text and html reports, show scores that differ also as the documents' "
+        "paper tally",
     )
     parser.add_argument(
         "--output",
@@ -204,7 +213,10 @@ def _report(result: Run, args: argparse.Namespace) -> str:
         return json_report(result, _rerun_args(args))
     if args.format == "junit":
         return junit_report(result)
-    return text_report(result, _rerun_args(args))
+    tally = tally_text if args.tally else None
+    if args.format == "html":
+        return html_report(result, _rerun_args(args), tally=tally)
+    return text_report(result, _rerun_args(args), tally=tally)
 
 
 def _extras(result: Run, args: argparse.Namespace, streams: Streams) -> None:
@@ -221,6 +233,8 @@ def _extras(result: Run, args: argparse.Namespace, streams: Streams) -> None:
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
     """Certify; 0 when the engine conforms (or has no new failures), 1 when not."""
+    if args.format == "html" and not args.output:
+        raise UsageError("--format html needs --output FILE: a page is written to a file")
     for option in ("output", "write_expected_failures", "badge"):
         check_writable(getattr(args, option), f"--{option.replace('_', '-')}")
     result = _certify(args)

@@ -1,0 +1,423 @@
+"""The certification report as one self-contained HTML page (``certify --format html``).
+
+The page says what the text report says - the engine, the suite and corpus, the conclusion in
+the same words, the tables by level, section and rule, and every case that did not pass with
+its differences, request and rerun command - and draws the expected and the engine's layout of
+a failing case side by side. It needs no network: the style sheet and the diagrams are inline,
+and there is no script.
+
+Everything that comes from the engine is untrusted (its name, messages, stderr, observations):
+it is escaped, stripped of characters XML cannot hold, and bounded in size. The page is XHTML
+as well as HTML (every element closed, only XML's entities), so tools can parse it as XML.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import shlex
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from fiveup import PROTOCOL_VERSION, SUITE_VERSION
+from fiveup.contract.engine import JSON
+
+from .certify import Conclusion, Outcome, Run, Verdict
+from .levels import LEVELS
+from .report import Tally, conclusion_line, layout_text, rerun_command, score_tallies, summaries
+from .rules import spec_sections
+from .sources import printable
+
+__all__ = ["MAX_DETAILED", "MAX_DIAGRAMS", "Diagram", "html_report"]
+
+Diagram = Callable[[JSON, str, int | None], str]
+"""Draws a layout as an SVG document: ``(layout, title, credit)``; it must not raise."""
+
+MAX_DIAGRAMS = 20
+"""How many cases not passed get their layouts drawn; the page says when more were left out."""
+MAX_DETAILED = 200
+"""How many cases not passed are told in full; the rest are listed by ID and rule."""
+MAX_TEXT = 4000
+"""The longest text (a message, a request) shown whole; longer ones are cut, saying so."""
+MAX_TILES = 28
+"""A layout with more tiles than a set holds is not drawn (an engine may send any list)."""
+MAX_SVG = 200_000
+"""A diagram longer than this many characters is left out."""
+
+_SHOWN = (Verdict.FAILED, Verdict.ERRORED, Verdict.XPASSED)
+_COLUMNS = (
+    ("cases", "cases"),
+    ("passed", "passed"),
+    ("failed", "failed"),
+    ("errors", "errored"),
+    ("known", "xfailed"),
+    ("stale", "xpassed"),
+    ("unsupported", "unsupported"),
+)
+_VERDICT_CLASS = {
+    Conclusion.CONFORMS: "ok",
+    Conclusion.NO_NEW_FAILURES: "known",
+    Conclusion.DOES_NOT_CONFORM: "bad",
+    Conclusion.NOTHING_CHECKED: "none",
+}
+
+_STYLE = """
+body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ccc}
+h3{font-size:1.05em;margin:0 0 .3em}
+.verdict{font-size:1.2em;font-weight:bold;padding:.6em .8em;border-radius:4px}
+.verdict.ok{background:#e3f4e1;color:#1d5e1a}.verdict.known{background:#fff4d6;color:#6b5000}
+.verdict.bad{background:#fbe3e1;color:#8a1c12}.verdict.none{background:#eee;color:#444}
+dl.identity{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}
+dl.identity dt{font-weight:bold}dl.identity dd{margin:0}
+ul.counts{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:1.2em}
+ul.counts b{font-size:1.3em}
+table{border-collapse:collapse;margin:.5em 0}
+th,td{border:1px solid #ccc;padding:.15em .5em;text-align:right}
+th:first-child,td:first-child,td.name{text-align:left}
+tr.bad td{background:#fbe3e1}tr.known td{background:#fff4d6}
+article.case{border:1px solid #ccc;border-radius:4px;padding:.6em .8em;margin:1em 0}
+article.case.failed,article.case.errored{border-left:6px solid #c0392b}
+article.case.xpassed{border-left:6px solid #d4a000}
+.diagrams{display:flex;flex-wrap:wrap;gap:1em}
+.diagrams figure{margin:0;border:1px solid #ddd;padding:.4em;max-width:34em;overflow:auto}
+.diagrams figcaption{font-weight:bold;margin-bottom:.3em}
+.diagrams svg{max-width:100%;height:auto}
+pre,code{font-family:ui-monospace,monospace;font-size:.9em}
+pre{background:#f6f6f6;padding:.4em;overflow:auto;white-space:pre-wrap;word-break:break-all}
+td.json{text-align:left;font-family:ui-monospace,monospace;word-break:break-all}
+.note{color:#555;font-style:italic}
+"""
+
+
+def _clean(text: str) -> str:
+    """``text`` escaped for HTML, every character XML cannot hold written as an escape."""
+    lines = (printable(line.replace("\t", "    ")) for line in text.split("\n"))
+    return html.escape("\n".join(lines), quote=True)
+
+
+def _cut(text: str, limit: int = MAX_TEXT) -> str:
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}\n... ({len(text) - limit} more characters not shown)"
+
+
+def _json(value: JSON, indent: int | None = None) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, indent=indent)
+    except (TypeError, ValueError):  # pragma: no cover - observations are parsed JSON
+        return repr(value)
+
+
+def _anchor(case_id: str) -> str:
+    return "case-" + "".join(c if c.isalnum() or c in "-_." else "_" for c in case_id)
+
+
+@dataclass
+class _Page:
+    """The page being written, and how many diagrams it still may draw."""
+
+    run: Run
+    engine_args: list[str]
+    tally: Tally | None
+    diagram: Diagram | None
+    diagrams_left: int
+    parts: list[str]
+
+    def add(self, *chunks: str) -> None:
+        self.parts.extend(chunks)
+
+
+def _identity(page: _Page) -> None:
+    run = page.run
+    info = run.engine
+    rows: list[tuple[str, str]] = []
+    if info:
+        rows += [
+            ("engine", f"{info['name']} {info['version']}"),
+            ("engine protocol", str(info["protocol"])),
+            ("levels declared", ", ".join(info["levels"]) or "none"),
+        ]
+    else:
+        rows.append(("engine", "unknown engine (it did not complete the handshake)"))
+    rows.append(("engine options", shlex.join(page.engine_args) or "(the reference engine)"))
+    if run.handshake_error:
+        rows.append(("engine failed", _cut(run.handshake_error)))
+    if run.hint:
+        rows.append(("hint", run.hint))
+    rows += [
+        ("suite", f"Five Up conformance suite {SUITE_VERSION} (protocol {PROTOCOL_VERSION})"),
+        (
+            "corpus",
+            f"{run.corpus.digest} ({len(run.corpus.cases)} cases in {len(run.corpus.files)} files)",
+        ),
+        ("selected", str(len(run.outcomes) if run.selected < 0 else run.selected)),
+    ]
+    if run.selection:
+        rows.append(("selection", run.selection))
+    if run.fresh_seed is not None:
+        rows.append(("fresh cases seed", str(run.fresh_seed)))
+    page.add('<dl class="identity" id="identity">')
+    for name, value in rows:
+        page.add(f"<dt>{_clean(name)}</dt><dd>{_clean(value)}</dd>")
+    page.add("</dl>")
+
+
+def _counts(page: _Page) -> None:
+    c = page.run.counts
+    items = (
+        ("passed", c.passed),
+        ("failed", c.failed),
+        ("errors", c.errored),
+        ("unsupported", c.unsupported),
+        ("expected failures", c.xfailed),
+        ("unexpectedly passing", c.xpassed),
+    )
+    page.add('<ul class="counts" id="counts">')
+    page.add(*(f'<li class="count"><b>{n}</b> {name}</li>' for name, n in items))
+    page.add("</ul>")
+
+
+def _row_class(counts: Mapping[str, int]) -> str:
+    if counts["failed"] or counts["errored"] or counts["xpassed"]:
+        return ' class="bad"'
+    return ' class="known"' if counts["xfailed"] else ""
+
+
+def _tables(page: _Page) -> None:
+    if not page.run.outcomes:
+        return
+    by = summaries(page.run)
+    sections = {prefix: section.title for prefix, section in spec_sections().items()}
+    for name, title in (("level", "By level"), ("section", "By section"), ("rule", "By rule")):
+        page.add(f'<section id="by-{name}"><h2>{title}</h2><table class="by-{name}">')
+        head = "".join(f"<th>{column}</th>" for column, _ in _COLUMNS)
+        extra = "<th>section</th>" if name == "section" else ""
+        page.add(f"<thead><tr><th>{name}</th>{head}{extra}</tr></thead><tbody>")
+        for group, counts in by[name].items():
+            cells = "".join(f"<td>{counts[key]}</td>" for _, key in _COLUMNS)
+            label = f'<td class="name">{_clean(sections.get(group, ""))}</td>' if extra else ""
+            ident = f' id="{name}-{_clean(group)}"'
+            page.add(
+                f'<tr{ident}{_row_class(counts)}><td class="name">{_clean(group)}</td>'
+                f"{cells}{label}</tr>"
+            )
+        page.add("</tbody></table></section>")
+
+
+def _credit(level_layout: JSON, steps: JSON) -> int | None:
+    """The credit of the last placement, when the steps give one."""
+    if level_layout is None or not isinstance(steps, list) or not steps:
+        return None
+    last = steps[-1]
+    credit = last.get("credit") if isinstance(last, dict) else None
+    return credit if isinstance(credit, int) and not isinstance(credit, bool) else None
+
+
+def _figure(page: _Page, caption: str, layout: JSON, credit: int | None) -> str:
+    head = f"<figure><figcaption>{_clean(caption)}</figcaption>"
+    if layout is None:
+        return f'{head}<p class="note">no layout</p></figure>'
+    tiles = layout.get("tiles") if isinstance(layout, dict) else None
+    if isinstance(tiles, list) and len(tiles) > MAX_TILES:
+        note = f"not drawn: {len(tiles)} tiles, more than a set holds"
+        return f'{head}<p class="note">{note}</p></figure>'
+    text = layout_text(layout)
+    svg = page.diagram(layout, caption, credit) if page.diagram else ""
+    if svg.startswith("<?xml"):
+        svg = svg.split("?>", 1)[1].lstrip()
+    if len(svg) > MAX_SVG:
+        svg = f'<p class="note">not drawn: the diagram would be {len(svg)} characters long</p>'
+    shown = f"<p><code>{_clean(text)}</code></p>" if text else ""
+    return f"{head}{svg}{shown}</figure>"
+
+
+def _diagrams(page: _Page, o: Outcome) -> None:
+    case = o.result.case
+    spec = LEVELS[case.level]
+    if spec.layout_at is None:
+        return
+    expected = spec.layout_of(dict(case.expect))
+    actual = spec.layout_of(o.result.observation)
+    if expected is None and actual is None:
+        return
+    if page.diagrams_left <= 0:
+        page.add('<p class="note">layouts not drawn: see the note above the cases</p>')
+        return
+    page.diagrams_left -= 1
+    obs = o.result.observation
+    actual_steps = obs.get("steps") if isinstance(obs, dict) else None
+    page.add(
+        '<div class="diagrams">',
+        _figure(page, "expected", expected, _credit(expected, case.expect.get("steps"))),
+        _figure(page, "the engine's", actual, _credit(actual, actual_steps)),
+        "</div>",
+    )
+
+
+def _differences(page: _Page, o: Outcome) -> None:
+    diffs = o.result.differences
+    if not diffs:
+        return
+    page.add(
+        '<table class="differences"><thead><tr><th>where</th><th>expected</th><th>actual</th>'
+        "<th>rule</th><th>note</th></tr></thead><tbody>"
+    )
+    for d in diffs:
+        marks = score_tallies(d, page.tally) if page.tally else ""
+        note = d.note + (f" (as tallies: {marks})" if marks else "")
+        page.add(
+            f'<tr><td class="json">{_clean(d.path or "/")}</td>'
+            f'<td class="json">{_clean(_cut(_json(d.expected), 600))}</td>'
+            f'<td class="json">{_clean(_cut(_json(d.actual), 600))}</td>'
+            f'<td>{_clean(d.rule)}</td><td class="name">{_clean(note)}</td></tr>'
+        )
+    page.add("</tbody></table>")
+
+
+def _case(page: _Page, o: Outcome, args: list[str], rerun: bool = True) -> None:
+    case = o.result.case
+    kind = o.verdict.name.lower()
+    page.add(
+        f'<article class="case {kind}" id="{_anchor(case.id)}">',
+        f"<h3>{_clean(o.verdict.value.upper())}: <code>{_clean(case.id)}</code></h3>",
+        f"<p>{_clean(case.title)}</p>",
+        f"<p>rule <b>{_clean(o.result.rule)}</b> (case rules: {_clean(', '.join(case.rules))});"
+        f" level {_clean(case.level.value)}; <code>{_clean(f'{case.file}:{case.line}')}</code>"
+        "</p>",
+    )
+    if o.verdict is Verdict.XPASSED:
+        page.add(
+            f"<p>listed as an expected failure ({_clean(o.reason)}) but it passes now: remove "
+            "it from the list</p>"
+        )
+    if o.result.message and not o.result.differences:
+        page.add(f'<pre class="message">{_clean(_cut(o.result.message))}</pre>')
+    _differences(page, o)
+    _diagrams(page, o)
+    if o.result.request is not None:
+        request = _cut(_json(o.result.request, 1))
+        page.add(
+            f'<details><summary>request</summary><pre class="request">{_clean(request)}</pre>'
+            "</details>"
+        )
+    if rerun:
+        page.add(f'<p>rerun: <code class="rerun">{_clean(rerun_command(args, case.id))}</code></p>')
+    page.add("</article>")
+
+
+def _not_passed(page: _Page) -> None:
+    shown = [o for o in page.run.outcomes if o.verdict in _SHOWN]
+    if not shown:
+        return
+    page.add(f'<section id="not-passed"><h2>Cases not passed ({len(shown)})</h2>')
+    notes = []
+    drawable = [o for o in shown if LEVELS[o.result.case.level].layout_at is not None]
+    if len(drawable) > MAX_DIAGRAMS:
+        notes.append(
+            f"layouts are drawn for the first {MAX_DIAGRAMS} of {len(drawable)} cases "
+            "that have one, to keep the page small"
+        )
+    if len(shown) > MAX_DETAILED:
+        notes.append(f"the first {MAX_DETAILED} cases are told in full, the rest listed below")
+    page.add(*(f'<p class="note cap">{_clean(note)}.</p>' for note in notes))
+    for o in shown[:MAX_DETAILED]:
+        _case(page, o, page.engine_args)
+    rest = shown[MAX_DETAILED:]
+    if rest:
+        page.add('<ul class="rest">')
+        page.add(
+            *(
+                f"<li><code>{_clean(o.result.case.id)}</code> {_clean(o.verdict.value)} "
+                f"({_clean(o.result.rule)})</li>"
+                for o in rest
+            )
+        )
+        page.add("</ul>")
+    page.add("</section>")
+
+
+def _listed(page: _Page, ident: str, title: str, items: Iterable[str]) -> None:
+    rows = list(items)
+    if rows:
+        page.add(f'<section id="{ident}"><h2>{_clean(title)} ({len(rows)})</h2><ul>')
+        page.add(*(f"<li>{row}</li>" for row in rows))
+        page.add("</ul></section>")
+
+
+def _others(page: _Page) -> None:
+    run = page.run
+    _listed(
+        page,
+        "expected-failures",
+        "Expected failures, listed in the baseline",
+        (
+            f"<code>{_clean(o.result.case.id)}</code>: {_clean(o.reason)}"
+            for o in run.outcomes
+            if o.verdict is Verdict.XFAILED
+        ),
+    )
+    failing = {id(o) for o in run.declined()}
+    _listed(
+        page,
+        "unsupported",
+        "Declined cases",
+        (
+            f"<code>{_clean(o.result.case.id)}</code>: {_clean(_cut(o.result.message, 300))}"
+            + (" <b>(a declared level: fails the run)</b>" if id(o) in failing else "")
+            for o in run.outcomes
+            if o.verdict is Verdict.UNSUPPORTED
+        ),
+    )
+
+
+def _fresh(page: _Page) -> None:
+    run = page.run
+    if not run.fresh:
+        return
+    bad = [o for o in run.fresh if o.verdict in (Verdict.FAILED, Verdict.ERRORED)]
+    passed = sum(o.verdict is Verdict.PASSED for o in run.fresh)
+    page.add(
+        '<section id="fresh"><h2>Fresh cases</h2>',
+        f"<p>seed {run.fresh_seed}, expected as the reference plays them: {passed} passed, "
+        f"{len(bad)} failed or errored of {len(run.fresh)}</p>",
+    )
+    for o in bad[:MAX_DETAILED]:
+        _case(page, o, page.engine_args, rerun=False)
+    if bad:
+        per_level = max(sum(f.result.case.level is o.result.case.level for f in run.fresh)
+                        for o in run.fresh)  # fmt: skip
+        again = [*page.engine_args, "--fresh", str(per_level), "--seed", str(run.fresh_seed)]
+        page.add(f"<p>rerun: <code>{_clean(shlex.join(['fiveup', 'certify', *again]))}</code></p>")
+    page.add("</section>")
+
+
+def html_report(
+    run: Run,
+    engine_args: list[str],
+    *,
+    tally: Tally | None = None,
+    diagram: Diagram | None = None,
+) -> str:
+    """The report as one HTML page; ``diagram`` draws layouts, ``tally`` writes scores."""
+    name = f"{run.engine['name']} {run.engine['version']}" if run.engine else "unknown engine"
+    conclusion = conclusion_line(run)
+    page = _Page(run, engine_args, tally, diagram, MAX_DIAGRAMS, [])
+    page.add(
+        "<!DOCTYPE html>",
+        '<html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><meta charset="utf-8"/>',
+        '<meta name="viewport" content="width=device-width, initial-scale=1"/>',
+        f"<title>{_clean(f'Five Up conformance: {name}: {run.conclusion.value}')}</title>",
+        f"<style>{_STYLE}</style></head><body>",
+        "<h1>Five Up conformance report</h1>",
+        f'<p class="verdict {_VERDICT_CLASS[run.conclusion]}" id="verdict">{_clean(conclusion)}'
+        "</p>",
+    )
+    _identity(page)
+    _counts(page)
+    _tables(page)
+    _not_passed(page)
+    _others(page)
+    _fresh(page)
+    page.add("</body></html>")
+    return "\n".join(page.parts) + "\n"

@@ -1,0 +1,195 @@
+"""The HTML report: what the text report says, as one page, with the failing layouts drawn.
+
+A deliberately wrong engine (tests/wrong_engines/cnt1_sums_connection_points.py) is certified
+in-process against the bundled corpus for a report with failures; a hostile engine's words show
+that nothing from an engine reaches the page unescaped.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from fiveup.cli.tally import tally_text
+from fiveup.contract.engine import Level
+from fiveup.harness.certify import Outcome, Run, Verdict, certify
+from fiveup.harness.corpus import Case, Corpus, load_corpus
+from fiveup.harness.report import conclusion_line, summaries
+from fiveup.harness.report_html import MAX_DIAGRAMS, html_report
+from fiveup.harness.runner import CaseResult, Difference, Status
+
+ROOT = Path(__file__).resolve().parent.parent
+XHTML = "{http://www.w3.org/1999/xhtml}"
+WRONG = ROOT / "tests" / "wrong_engines" / "cnt1_sums_connection_points.py"
+
+
+def _wrong_engine() -> object:
+    spec = importlib.util.spec_from_file_location("cnt1_wrong", WRONG)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.ENGINE
+
+
+@pytest.fixture(scope="module")
+def wrong_run() -> Run:
+    corpus = load_corpus()
+    return certify(_wrong_engine(), corpus, corpus.cases)  # type: ignore[arg-type]
+
+
+def parse(page: str) -> ET.Element:
+    """The page as XML: it must be well-formed XHTML below its doctype."""
+    assert page.startswith("<!DOCTYPE html>\n")
+    return ET.fromstring(page.removeprefix("<!DOCTYPE html>\n"))
+
+
+def by_id(root: ET.Element, ident: str) -> ET.Element:
+    found = [e for e in root.iter() if e.get("id") == ident]
+    assert len(found) == 1, ident
+    return found[0]
+
+
+def text_of(element: ET.Element) -> str:
+    return "".join(element.itertext())
+
+
+def test_fiveup_harness_report_html_a_run_with_failures_is_one_wellformed_page(
+    wrong_run: Run,
+) -> None:
+    page = html_report(wrong_run, ["--engine-cmd", "python cnt1.py"])
+    root = parse(page)
+    assert text_of(by_id(root, "verdict")) == conclusion_line(wrong_run)
+    assert conclusion_line(wrong_run).startswith("DOES NOT CONFORM")
+    identity = text_of(by_id(root, "identity"))
+    assert "wrong-cnt1_sums_connection_points 1.0.0" in identity
+    assert wrong_run.corpus.digest in identity
+    assert "--engine-cmd 'python cnt1.py'" in identity
+    counts = text_of(by_id(root, "counts"))
+    assert f"{wrong_run.counts.failed} failed" in counts
+    assert f"{wrong_run.counts.passed} passed" in counts
+
+
+def test_fiveup_harness_report_html_the_tables_give_the_json_reports_counts(
+    wrong_run: Run,
+) -> None:
+    root = parse(html_report(wrong_run, []))
+    by = summaries(wrong_run)
+    for name in ("level", "section", "rule"):
+        for group, counts in by[name].items():
+            row = by_id(root, f"{name}-{group}")
+            cells = [text_of(td) for td in row.iter(f"{XHTML}td")]
+            assert cells[0] == group
+            keys = ("cases", "passed", "failed", "errored", "xfailed", "xpassed", "unsupported")
+            assert [int(c) for c in cells[1:8]] == [counts[k] for k in keys]
+            assert ("bad" in (row.get("class") or "")) == bool(counts["failed"])
+    assert "connection points and counted ends" in text_of(by_id(root, "section-CNT"))
+
+
+def test_fiveup_harness_report_html_every_failing_case_is_told_with_its_rerun(
+    wrong_run: Run,
+) -> None:
+    root = parse(html_report(wrong_run, ["--engine-cmd", "x"]))
+    failed = [o for o in wrong_run.outcomes if o.verdict is Verdict.FAILED]
+    articles = [a for a in root.iter(f"{XHTML}article")]
+    assert len(articles) == len(failed) > 0
+    first = text_of(articles[0])
+    case = failed[0].result.case
+    assert case.id in first and failed[0].result.rule in first
+    assert failed[0].result.differences[0].path in first
+    assert f"fiveup certify --engine-cmd x --case {case.id}" in first
+    assert "request" in first
+
+
+def test_fiveup_harness_report_html_layouts_are_drawn_side_by_side_up_to_the_cap(
+    wrong_run: Run,
+) -> None:
+    drawn: list[tuple[str, int | None]] = []
+
+    def diagram(layout: object, title: str, credit: int | None) -> str:
+        drawn.append((title, credit))
+        return f'<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><title>{title}</title></svg>'
+
+    page = html_report(wrong_run, [], diagram=diagram)
+    root = parse(page)
+    pairs = [d for d in root.iter(f"{XHTML}div") if d.get("class") == "diagrams"]
+    with_layouts = [
+        o
+        for o in wrong_run.outcomes
+        if o.verdict is Verdict.FAILED and o.result.case.level in (Level.LAYOUT, Level.ROUND)
+    ]
+    assert len(with_layouts) > MAX_DIAGRAMS
+    assert len(pairs) == MAX_DIAGRAMS
+    assert [t for t, _ in drawn[:2]] == ["expected", "the engine's"]
+    assert "<?xml" not in page
+    assert f"layouts are drawn for the first {MAX_DIAGRAMS} of" in page
+    svg = "{http://www.w3.org/2000/svg}svg"
+    assert all(len(list(pair.iter(svg))) == 2 for pair in pairs)
+
+
+HOSTILE = "<script>alert(1)</script>&amp;\x01\udcff"
+
+
+def _hostile_run() -> Run:
+    case = Case(
+        id="rule.layout.hostile",
+        title="a case",
+        rules=("CNT-1",),
+        level=Level.LAYOUT,
+        given={"placements": ["[1|4]"]},
+        expect={"layout": {"tiles": ["[1|4]"]}, "steps": [{"sum": 5, "credit": 5}]},
+        provenance={},
+        description="",
+        file="fixtures/layout/x.yaml",
+        line=3,
+    )
+    observation = {"layout": {"tiles": [HOSTILE, *["[0|0]"] * 40]}, "steps": [HOSTILE]}
+    result = CaseResult(
+        case,
+        Status.FAIL,
+        (Difference("/layout/tiles", ["[1|4]"], [HOSTILE], note=HOSTILE),),
+        HOSTILE,
+        observation,
+        request={"placements": [HOSTILE]},
+    )
+    errored = CaseResult(case, Status.ERROR, message=HOSTILE * 3000)
+    info = {"name": HOSTILE, "version": HOSTILE, "protocol": 1, "levels": ["layout"]}
+    corpus = Corpus((case,), "d1", ("fixtures/layout/x.yaml",))
+    outcomes = (Outcome(result, Verdict.FAILED), Outcome(errored, Verdict.ERRORED))
+    return Run(info, "", corpus, outcomes)  # type: ignore[arg-type]
+
+
+def test_fiveup_harness_report_html_nothing_from_the_engine_reaches_the_page_unescaped() -> None:
+    page = html_report(_hostile_run(), ["--engine-cmd", HOSTILE])
+    root = parse(page)  # no stray tag, no control character XML refuses
+    assert "<script" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;&amp;amp;" in page
+    assert "\\x01" in page and "\\xff" in page
+    assert "not drawn: 41 tiles, more than a set holds" in page
+    message = next(e for e in root.iter(f"{XHTML}pre") if e.get("class") == "message")
+    assert "more characters not shown" in text_of(message)
+    assert len(page) < 60_000
+
+
+def test_fiveup_harness_report_html_scores_that_differ_are_shown_as_tallies() -> None:
+    case = Case(
+        id="rule.match.x", title="t", rules=("MAT-1",), level=Level.MATCH, given={},
+        expect={}, provenance={}, description="", file="f.yaml", line=1,
+    )  # fmt: skip
+    diff = Difference("/scores", [305, 60], [-5, 7])
+    outcome = Outcome(CaseResult(case, Status.FAIL, (diff,), "1 difference"), Verdict.FAILED)
+    run = Run(None, "", Corpus((case,), "d", ("f.yaml",)), (outcome,))
+    with_tally = html_report(run, [], tally=tally_text)
+    assert "as tallies: expected [xXx xXx xXx xXx xXx xXx | / xXx ||], got [-5 / 7]" in with_tally
+    assert "as tallies" not in html_report(run, [])
+
+
+def test_fiveup_harness_report_html_a_run_without_engine_says_nothing_checked() -> None:
+    run = Run(None, "the engine exited <at once>", Corpus((), "d", ()), ())
+    root = parse(html_report(run, ["--engine-cmd", "false"]))
+    assert text_of(by_id(root, "verdict")).startswith("NOTHING CHECKED")
+    assert "the engine exited <at once>" in text_of(by_id(root, "identity"))
+    assert not re.search(r"<table", html_report(run, []))
