@@ -109,6 +109,10 @@ def test_a_case_without_a_layout_is_exit_2_saying_so() -> None:
     code, out, err = run("render", "doc.scoring.credit-15")
     assert (code, out) == (2, "")
     assert "case doc.scoring.credit-15 has no layout to render: a scoring case has no table" in err
+    code, out, err = run("render", "rule.round.illegal.opener-draws")
+    assert (code, out) == (2, "")
+    assert "opener-draws has no layout to render: its expectation gives no table" in err
+    assert "(expect.state.layout)" in err
 
 
 @pytest.mark.parametrize(

@@ -119,7 +119,7 @@ def _cases(args: argparse.Namespace) -> list[Item]:
     if item is None:
         expected = "expect.layout" if case.level is Level.LAYOUT else "expect.state.layout"
         where = (
-            f"it expects no {expected}"
+            f"its expectation gives no table ({expected})"
             if LEVELS[case.level].layout_at is not None
             else f"a {case.level.value} case has no table"
         )
