@@ -12,6 +12,7 @@ from fiveup.harness.corpus import bundled_fixture_dir, fixture_files
 from fiveup.harness.lint import LintReport, lint
 from fiveup.harness.rules import Rule, spec_rules
 from fiveup.harness.sources import printable
+from fiveup.harness.traceability import problems as traceability_problems
 
 from .common import Streams
 
@@ -27,7 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=Path,
         metavar="PATH",
         help="fixture files or folders (default: the bundled corpus, which must "
-        "also cover every checkable rule)",
+        "also cover every checkable rule, and the spec's traceability table)",
     )
     parser.add_argument("--coverage", action="store_true", help="print the rule coverage table")
     parser.add_argument(
@@ -48,6 +49,8 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     if not files:
         raise UsageError("no *.yaml fixture files found")
     report = lint(files, require_coverage=bundled)
+    if bundled:  # the table belongs to the bundled spec, as the coverage does
+        report.problems.extend(traceability_problems())
     if args.format == "json":
         _json(report, len(files), streams.stdout)
     else:
