@@ -295,6 +295,13 @@ def test_values_outside_the_schema_are_shown_as_json_on_one_line() -> None:
     assert describe(layout, Lang.DE, credit=-5) == text
 
 
+def test_numbers_too_long_to_print_are_named_by_their_size() -> None:
+    huge = 10**5000
+    text = describe({"sum": huge, "contributions": [["[1|4]", huge]]}, Lang.EN, credit=huge)
+    assert text.startswith("Counted contributions: an integer of 16610 bits = an integer of ")
+    assert "Credit of the placement: an integer of 16610 bits raw points (an integer of " in text
+
+
 def test_a_layout_that_is_not_a_mapping_is_described_as_empty() -> None:
     assert describe([1, 2], Lang.EN) == ""  # type: ignore[arg-type]
     assert summary("tiles", Lang.EN, credit=5) == (  # type: ignore[arg-type]

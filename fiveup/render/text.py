@@ -21,7 +21,6 @@ import enum
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Final
 
 from fiveup.contract.engine import JSON
@@ -185,7 +184,10 @@ def _show(value: object) -> str:
     if isinstance(value, str):
         return _printable(value)
     if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
+        try:
+            return str(value)
+        except ValueError:  # more digits than Python converts (sys.set_int_max_str_digits)
+            return f"an integer of {value.bit_length()} bits"
     try:
         return _printable(json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr))
     except (RecursionError, TypeError, ValueError):
@@ -263,19 +265,18 @@ def _listed(label: str, items: list[str], none: str, sep: str = ", ") -> str:
     return f"{label}: {sep.join(items) if items else none}."
 
 
-def _amount(count: int | Fraction, names: tuple[str, str], words: _Words) -> str:
-    if isinstance(count, Fraction) and count.denominator != 1:
-        number = f"{float(count):.1f}".replace(".", words.decimal)
-        return f"{number} {names[1]}"
-    whole = int(count)
-    return f"{whole} {names[0] if abs(whole) == 1 else names[1]}"
+def _amount(number: str, singular: bool, names: tuple[str, str]) -> str:
+    return f"{number} {names[0] if singular else names[1]}"
 
 
 def _credit(credit: int, words: _Words) -> str:
-    displayed = Fraction(credit, RAW_PER_DISPLAYED)
+    tenths = 10 * credit // RAW_PER_DISPLAYED  # exact: a fifth has one decimal
+    whole, tenth = divmod(abs(tenths), 10)
+    sign = "-" if tenths < 0 else ""
+    displayed = f"{sign}{_show(whole)}" + (f"{words.decimal}{tenth}" if tenth else "")
     return (
-        f"{words.credit}: {_amount(credit, words.raw, words)} "
-        f"({_amount(displayed, words.displayed, words)})."
+        f"{words.credit}: {_amount(_show(credit), abs(credit) == 1, words.raw)} "
+        f"({_amount(displayed, tenths in (10, -10), words.displayed)})."
     )
 
 
