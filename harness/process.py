@@ -40,6 +40,7 @@ from fiveup.contract.schemas import (
 )
 from fiveup.errors import EngineError, UnsupportedCase, UsageError
 
+from . import shapes
 from .pipes import EndOfOutput, EngineProcess, LineTooLong, Timeout
 from .sandbox import Sandbox
 
@@ -476,7 +477,7 @@ class ProcessEngine:
         if "errored" in reply:
             raise ProcessEngineError(Failure.ERRORED, _clip(reply["errored"], 2000))
         observation: dict[str, JSON] = reply["observation"]
-        problem = observation_problem(level, observation)
+        problem = shapes.observation_problem(level, observation)
         if problem:
             raise ProcessEngineError(
                 Failure.BAD_OBSERVATION, f"the {level} observation of seq {seq} {problem}"

@@ -15,13 +15,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from fiveup.contract.engine import JSON, Engine, Level
-from fiveup.contract.schemas import message_problem
 from fiveup.errors import EngineError, UnsupportedCase
 
 from .attribution import case_rule, rule_of
 from .compare import MISSING, Difference
 from .corpus import Case
 from .levels import LEVELS
+from .shapes import problem
 
 __all__ = [
     "CaseResult",
@@ -88,7 +88,7 @@ JSON Schemas, so an in-process engine is held to the same shapes as a process en
 
 def schema_problem(level: Level, observation: JSON) -> str | None:
     """What is wrong with the shape of an observation, by its level's protocol schema."""
-    return message_problem(LEVELS[level].schema, observation)
+    return problem(LEVELS[level].schema, observation)
 
 
 def _unchanged(level: Level, refused: JSON, before: JSON) -> list[Difference]:

@@ -1,0 +1,109 @@
+"""The compiled schema checks answer exactly what jsonschema answers, valid or broken."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from fiveup.contract.engine import JSON, Level
+from fiveup.contract.schemas import SCHEMA_NAMES, message_problem
+from fiveup.fuzz.cases import LEVEL_WEIGHTS, random_case
+from fiveup.harness import shapes
+from fiveup.harness.levels import LEVELS
+from fiveup.reference.engine import ReferenceEngine
+
+_ODD: list[JSON] = [
+    None, True, False, 0, 1, -1, 5, 2.0, 2.5, "", "x", "[1|4]", "[1|1]:line-b", "1 draw",
+    "[1|4]\n", "SPN-2", [], {}, ["[1|4]"], {"a": 1}, 10**30,
+]  # fmt: skip
+
+
+def _observations() -> Iterator[tuple[str, JSON]]:
+    engine = ReferenceEngine()
+    for index in range(80):
+        level, given = random_case(11, index, levels=tuple(LEVEL_WEIGHTS))
+        yield LEVELS[level].schema, engine.run(level.value, LEVELS[level].request(given))
+
+
+def _paths(value: JSON, path: tuple[object, ...] = ()) -> Iterator[tuple[object, ...]]:
+    yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _paths(item, (*path, i))
+
+
+def _mutant(value: JSON, rng: random.Random) -> JSON:
+    """The value with one part replaced, removed or added to."""
+    broken = copy.deepcopy(value)
+    path = rng.choice(list(_paths(broken))[1:] or [()])
+    if not path:
+        return rng.choice(_ODD)
+    parent: JSON = broken
+    for step in path[:-1]:
+        parent = parent[step]
+    last = path[-1]
+    how = rng.randrange(4)
+    if how == 0 and isinstance(parent, dict):
+        del parent[last]
+    elif how == 1 and isinstance(parent, dict):
+        parent[f"extra{rng.randrange(3)}"] = rng.choice(_ODD)
+    elif how == 2 and isinstance(parent, list):
+        parent.append(copy.deepcopy(rng.choice(parent + _ODD)))
+    else:
+        parent[last] = rng.choice(_ODD)
+    return broken
+
+
+def _compiled_says(name: str, value: JSON) -> bool | None:
+    try:
+        return bool(shapes.compiled(name)(value))
+    except shapes.Unknown:
+        return None
+
+
+def test_the_compiled_check_and_jsonschema_agree_on_reference_observations_and_mutants() -> None:
+    rng = random.Random(4)
+    decided = undecided = broken = 0
+    for name, observation in _observations():
+        assert _compiled_says(name, observation) is True
+        for _ in range(3):
+            mutant = _mutant(observation, rng)
+            valid = message_problem(name, mutant) is None
+            says = _compiled_says(name, mutant)
+            assert says in (valid, None), (name, mutant)
+            assert shapes.conforms(name, mutant) is valid
+            assert (shapes.problem(name, mutant) is None) is valid
+            decided += says is not None
+            undecided += says is None
+            broken += not valid
+    assert broken > 120 and decided > 10 * undecided
+
+
+@pytest.mark.parametrize("name", SCHEMA_NAMES)
+def test_every_protocol_schema_compiles_and_agrees_on_odd_values(name: str) -> None:
+    for value in _ODD:
+        says = _compiled_says(name, value)
+        assert says in (message_problem(name, value) is None, None), value
+
+
+def test_a_float_where_an_integer_is_expected_is_left_to_jsonschema() -> None:
+    observation = {"value": 5.0}
+    assert _compiled_says("observation-scoring", observation) is None
+    assert shapes.conforms("observation-scoring", observation) is (
+        message_problem("observation-scoring", observation) is None
+    )
+    assert shapes.conforms("observation-scoring", {"value": True}) is False
+
+
+def test_observation_problem_is_jsonschemas_message() -> None:
+    bad = {"value": "five"}
+    assert shapes.observation_problem(Level.SCORING, bad) == message_problem(
+        "observation-scoring", bad
+    )
+    assert shapes.observation_problem("scoring", {"value": 5}) is None
