@@ -98,7 +98,8 @@ def _credit_of_steps(steps: JSON, *, events: bool) -> int | None:
 
 def case_item(case: Case) -> Item | None:
     """The table a case expects, with its credit; None when the case expects no table."""
-    layout = LEVELS[case.level].layout_of(dict(case.expect))
+    spec = LEVELS.get(case.level)
+    layout = spec.layout_of(dict(case.expect)) if spec is not None else None
     if not isinstance(layout, dict):
         return None
     if case.level is Level.LAYOUT:
@@ -117,10 +118,11 @@ def _cases(args: argparse.Namespace) -> list[Item]:
     (case,) = select(corpus, ids=[args.case])
     item = case_item(case)
     if item is None:
-        expected = "expect.layout" if case.level is Level.LAYOUT else "expect.state.layout"
+        spec = LEVELS.get(case.level)
+        at = spec.layout_at if spec is not None else None
         where = (
-            f"its expectation gives no table ({expected})"
-            if LEVELS[case.level].layout_at is not None
+            f"its expectation gives no table (expect.{'.'.join(at)})"
+            if at is not None
             else f"a {case.level.value} case has no table"
         )
         raise UsageError(f"case {case.id} has no layout to render: {where}")
