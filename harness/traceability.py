@@ -166,6 +166,8 @@ class _Reader:
         for i, value in enumerate(values):
             if not isinstance(value, str) or not value.strip():
                 self.report([*at, key, i], f"expected {what} (a non-empty string), got {value!r}")
+            elif value != value.strip():
+                self.report([*at, key, i], f"{what} with a space at its start or end: {value!r}")
             elif pattern is not None and not pattern.match(value):
                 self.report([*at, key, i], f"{value!r} is not {what} like 'OQ-24'")
             elif value in good:

@@ -217,6 +217,13 @@ BROKEN = {  # the part of the bundled file replaced, by what, and the problem: l
         "/rules/SPN-3/it/0",
         "expected a sentence (a non-empty string)",
     ),
+    "sentence-padded": (
+        SPN3,
+        SPN3.replace('"Solo dopo puoi', '" Solo dopo puoi'),
+        'it: [" Solo',
+        "/rules/SPN-3/it/0",
+        "a sentence with a space at its start or end: ' Solo dopo",
+    ),
     "sentences-not-a-list": (
         SPN3,
         SPN3.replace('["Solo dopo puoi iniziare uno dei due rami laterali."]', '"Solo dopo."'),
@@ -369,4 +376,8 @@ def test_validate_reports_a_broken_table_like_a_broken_fixture(
     line = _line_of(text, "kind: maybe")
     assert f"{display_name(path)}:{line}: /rules/SPN-3/kind: unknown kind 'maybe'" in out.getvalue()
     assert "Traceback" not in out.getvalue()
-    assert "1 problem(s)" in out.getvalue()
+    assert "problem(s)" in out.getvalue().splitlines()[-1]
+    good = io.StringIO()
+    monkeypatch.setattr(traceability, "bundled_path", lambda: ROOT / "spec" / "traceability.yaml")
+    main(["validate"], stdout=good, stderr=good)
+    assert "traceability.yaml" not in good.getvalue()
