@@ -2,8 +2,9 @@
 
 Each case (:func:`fiveup.fuzz.cases.random_case`) is played by the baseline; its observation
 becomes the case's expectation, and the candidate is judged by the case runner of ``certify``
-(:func:`fiveup.harness.runner.run_case`). When the two observations are equal the case passes
-without that work, which keeps a campaign fast; when they differ, the runner says how, the case
+(:func:`fiveup.harness.runner.run_case`). When the candidate's observation follows its schema,
+equals the baseline's and survives the replay of a refusal, the case passes without building
+it, which keeps a campaign fast; when they differ, the runner says how, the case
 is shrunk to the shortest script that still diverges, and it is written out as a fixture file
 that ``fiveup validate`` accepts, labelled ``provenance: {source: fuzz}``.
 """
@@ -21,10 +22,13 @@ from typing import Any, Final
 import yaml
 
 from fiveup.contract.engine import JSON, Engine, Level
+from fiveup.harness import shapes
 from fiveup.harness.corpus import Case
+from fiveup.harness.levels import LEVELS
 from fiveup.harness.runner import CaseResult, Status, run_case
+from fiveup.reference.engine import ReferenceEngine
 
-from .cases import random_case
+from .cases import LEVEL_WEIGHTS, random_case
 
 __all__ = [
     "Divergence",
@@ -36,12 +40,18 @@ __all__ = [
     "write_fixture",
 ]
 
-_SCRIPT: Final = {Level.LAYOUT: "placements", Level.ROUND: "actions", Level.MATCH: "rounds"}
+_SCRIPT: Final = {
+    Level.LAYOUT: "placements",
+    Level.ROUND: "actions",
+    Level.MATCH: "rounds",
+    Level.MOVES: "actions",
+}
 _EXPECTED: Final = {
     Level.SCORING: ("value",),
     Level.LAYOUT: ("steps", "layout", "error"),
     Level.ROUND: ("events", "state", "error"),
     Level.MATCH: ("rounds", "over", "winner", "scores", "error"),
+    Level.MOVES: ("legal", "count", "divide", "error"),
 }
 
 
@@ -112,7 +122,12 @@ def _expectation(level: Level, observation: Mapping[str, JSON]) -> dict[str, JSO
     return expect
 
 
-_PRIMARY: Final = {Level.LAYOUT: "LAY-1", Level.ROUND: "TRN-1", Level.MATCH: "MAT-2"}
+_PRIMARY: Final = {
+    Level.LAYOUT: "LAY-1",
+    Level.ROUND: "TRN-1",
+    Level.MATCH: "MAT-2",
+    Level.MOVES: "LAY-1",
+}
 _FUNCTION_RULE: Final = {
     "credit": "SCR-2",
     "displayed": "PTS-1",
@@ -131,6 +146,15 @@ def _primary(level: Level, given: Mapping[str, JSON]) -> str:
 def _same(observed: JSON, expected: JSON) -> bool:
     """Equal as JSON: ``==`` alone would take ``true`` for ``1``."""
     return bool(observed == expected) and json.dumps(observed) == json.dumps(expected)
+
+
+def _exactly_typed(engine: Engine) -> bool:
+    """True for the reference engine: its observations follow their schemas by construction."""
+    return isinstance(getattr(engine, "engine", engine), ReferenceEngine)
+
+
+def _conforms(level: Level, observation: JSON) -> bool:
+    return shapes.conforms(LEVELS[level].schema, observation)
 
 
 def _case(seed: int, index: int, level: Level, given: Mapping[str, JSON], expect: JSON) -> Case:
@@ -154,7 +178,7 @@ def fresh_cases(baseline: Engine, seed: int, count: int, levels: list[str]) -> l
     Their IDs are ``fresh.<level>.s<seed>-<index>``: the same seed gives the same cases.
     """
     cases: list[Case] = []
-    for level in Level:
+    for level in LEVEL_WEIGHTS:  # the levels random cases are made for
         if level.value not in levels:
             continue
         for index in range(count):
@@ -173,19 +197,51 @@ def fresh_cases(baseline: Engine, seed: int, count: int, levels: list[str]) -> l
     return cases
 
 
+def _agrees(
+    baseline: Engine, candidate: Engine, level: Level, request: dict[str, JSON],
+    expected: dict[str, JSON], observed: JSON,
+) -> bool:  # fmt: skip
+    """True when the runner would pass the candidate: every check of ``run_case``, quickly.
+
+    The observation follows its schema (checked here unless the engine checks its own), equals
+    the baseline's in full (``==`` on two schema-valid observations is equality as JSON: the
+    schemas keep integers and booleans apart), and a refused action, replayed to its prefix,
+    left the game as it was.
+    """
+    checked = getattr(candidate, "checks_observations", False)
+    if not (checked or _conforms(level, observed)) or observed != expected:
+        return False
+    typed = _exactly_typed(baseline) or _conforms(level, expected)
+    if not (typed or _same(observed, expected)):
+        return False
+    spec = LEVELS[level]
+    error = expected.get("error")
+    if not isinstance(error, dict) or spec.script is None:
+        return True
+    before = candidate.run(level.value, spec.prefix(request, error["at"]))
+    if not (checked or _conforms(level, before)):
+        return False
+    return all(before.get(key) == expected.get(key) for key in spec.replayed)
+
+
 def fuzz_case(
     baseline: Engine, candidate: Engine, levels: list[str], seed: int, index: int,
     level: Level, given: dict[str, JSON],
 ) -> tuple[Case, CaseResult] | None:  # fmt: skip
-    """Judge one case; None when the candidate observes exactly what the baseline does."""
-    request = _case(seed, index, level, given, {}).request()
+    """Judge one case; None when the candidate passes it, the baseline's observation expected.
+
+    A candidate that observes exactly what the baseline does passes without building the case
+    (:func:`_agrees` makes every check the runner makes); any other is judged by the runner.
+    """
+    request = LEVELS[level].request(given)
     expected = baseline.run(level.value, request)
     try:
-        observed = candidate.run(level.value, request) if level.value in levels else None
+        if level.value in levels:
+            observed = candidate.run(level.value, request)
+            if _agrees(baseline, candidate, level, request, expected, observed):
+                return None
     except Exception:  # the runner below says what the engine did
-        observed = None
-    if observed is not None and _same(observed, expected):
-        return None
+        pass
     case = _case(seed, index, level, given, _expectation(level, expected))
     result = run_case(candidate, case, levels)
     if result.status in (Status.PASS, Status.UNSUPPORTED):
@@ -218,23 +274,29 @@ def run_campaign(
     indexes: Iterable[int],
     *,
     players: int | None = None,
+    levels: Iterable[Level] | None = None,
     out: Path | None = None,
     progress: Callable[[Tally], None] | None = None,
 ) -> Tally:
-    """Play the cases at ``indexes`` of campaign ``seed``; write each divergence to ``out``."""
+    """Play the cases at ``indexes`` of campaign ``seed``; write each divergence to ``out``.
+
+    ``players`` and ``levels`` narrow the cases (default: every player count, and every level
+    the candidate declares).
+    """
     tally = Tally(seed)
-    levels = list(candidate.info()["levels"])
-    declared = tuple(level for level in Level if level.value in levels)  # never compared else
+    declared = list(candidate.info()["levels"])
+    wanted = set(LEVEL_WEIGHTS if levels is None else levels)
+    chosen = tuple(lv for lv in LEVEL_WEIGHTS if lv.value in declared and lv in wanted)
     start = time.perf_counter()
     try:
         for index in indexes:
-            level, given = random_case(seed, index, players, declared)
-            found = fuzz_case(baseline, candidate, levels, seed, index, level, given)
+            level, given = random_case(seed, index, players, chosen)
+            found = fuzz_case(baseline, candidate, declared, seed, index, level, given)
             tally.cases += 1
             tally.rounds += level is Level.ROUND
             tally.by_level[level.value] = tally.by_level.get(level.value, 0) + 1
             if found is not None:
-                case, result = _shrink(baseline, candidate, levels, found)
+                case, result = _shrink(baseline, candidate, declared, found)
                 written = write_fixture(out, case, result) if out is not None else ""
                 tally.divergences.append(Divergence(index, case, result, written))
             if progress is not None and tally.cases % 200 == 0:
