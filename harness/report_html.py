@@ -20,7 +20,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from fiveup import PROTOCOL_VERSION, SUITE_VERSION
-from fiveup.contract.engine import JSON
+from fiveup.contract.engine import JSON, Level
+from fiveup.render.svg import layout_svg
+from fiveup.render.text import Lang, describe
 
 from .certify import Conclusion, Outcome, Run, Verdict
 from .levels import LEVELS
@@ -28,7 +30,7 @@ from .report import Tally, conclusion_line, layout_text, rerun_command, score_ta
 from .rules import spec_sections
 from .sources import printable
 
-__all__ = ["MAX_DETAILED", "MAX_DIAGRAMS", "Diagram", "html_report"]
+__all__ = ["MAX_DETAILED", "MAX_DIAGRAMS", "Diagram", "draw_layout", "html_report"]
 
 Diagram = Callable[[JSON, str, int | None], str]
 """Draws a layout as an SVG document: ``(layout, title, credit)``; it must not raise."""
@@ -75,12 +77,14 @@ ul.counts b{font-size:1.3em}
 table{border-collapse:collapse;margin:.5em 0}
 th,td{border:1px solid #ccc;padding:.15em .5em;text-align:right}
 th:first-child,td:first-child,td.name{text-align:left}
+table.differences td:nth-child(4){white-space:nowrap}
 tr.bad td{background:#fbe3e1}tr.known td{background:#fff4d6}
 article.case{border:1px solid #ccc;border-radius:4px;padding:.6em .8em;margin:1em 0}
 article.case.failed,article.case.errored{border-left:6px solid #c0392b}
 article.case.xpassed{border-left:6px solid #d4a000}
 .diagrams{display:flex;flex-wrap:wrap;gap:1em}
-.diagrams figure{margin:0;border:1px solid #ddd;padding:.4em;max-width:34em;overflow:auto}
+.diagrams figure{margin:0;border:1px solid #ddd;padding:.4em;flex:1 1 0;min-width:18em;
+overflow:auto}
 .diagrams figcaption{font-weight:bold;margin-bottom:.3em}
 .diagrams svg{max-width:100%;height:auto}
 pre,code{font-family:ui-monospace,monospace;font-size:.9em}
@@ -88,6 +92,13 @@ pre{background:#f6f6f6;padding:.4em;overflow:auto;white-space:pre-wrap;word-brea
 td.json{text-align:left;font-family:ui-monospace,monospace;word-break:break-all}
 .note{color:#555;font-style:italic}
 """
+
+
+def draw_layout(layout: JSON, title: str, credit: int | None) -> str:
+    """A layout as an SVG document, its English description as the accessible text."""
+    table = layout if isinstance(layout, dict) else {}
+    desc = describe(table, Lang.EN, credit=credit)
+    return layout_svg(table, title=title, desc=desc, credit=credit)
 
 
 def _clean(text: str) -> str:
@@ -205,12 +216,19 @@ def _tables(page: _Page) -> None:
         page.add("</tbody></table></section>")
 
 
-def _credit(level_layout: JSON, steps: JSON) -> int | None:
-    """The credit of the last placement, when the steps give one."""
-    if level_layout is None or not isinstance(steps, list) or not steps:
+def _credit(level: Level, layout: JSON, found: JSON) -> int | None:
+    """The credit of the placement that led to a layout.
+
+    The last step's, or at the round level the last event's when it is a placement.
+    """
+    key = "events" if level is Level.ROUND else "steps"
+    steps = found.get(key) if isinstance(found, dict) else None
+    if layout is None or not isinstance(steps, list) or not steps:
         return None
     last = steps[-1]
-    credit = last.get("credit") if isinstance(last, dict) else None
+    if not isinstance(last, dict) or (level is Level.ROUND and "play" not in last):
+        return None
+    credit = last.get("credit")
     return credit if isinstance(credit, int) and not isinstance(credit, bool) else None
 
 
@@ -245,12 +263,11 @@ def _diagrams(page: _Page, o: Outcome) -> None:
         page.add('<p class="note">layouts not drawn: see the note above the cases</p>')
         return
     page.diagrams_left -= 1
-    obs = o.result.observation
-    actual_steps = obs.get("steps") if isinstance(obs, dict) else None
+    level = case.level
     page.add(
         '<div class="diagrams">',
-        _figure(page, "expected", expected, _credit(expected, case.expect.get("steps"))),
-        _figure(page, "the engine's", actual, _credit(actual, actual_steps)),
+        _figure(page, "expected", expected, _credit(level, expected, dict(case.expect))),
+        _figure(page, "the engine's", actual, _credit(level, actual, o.result.observation)),
         "</div>",
     )
 
@@ -397,7 +414,7 @@ def html_report(
     engine_args: list[str],
     *,
     tally: Tally | None = None,
-    diagram: Diagram | None = None,
+    diagram: Diagram | None = draw_layout,
 ) -> str:
     """The report as one HTML page; ``diagram`` draws layouts, ``tally`` writes scores."""
     name = f"{run.engine['name']} {run.engine['version']}" if run.engine else "unknown engine"

@@ -193,3 +193,16 @@ def test_fiveup_harness_report_html_a_run_without_engine_says_nothing_checked() 
     assert text_of(by_id(root, "verdict")).startswith("NOTHING CHECKED")
     assert "the engine exited <at once>" in text_of(by_id(root, "identity"))
     assert not re.search(r"<table", html_report(run, []))
+
+
+def test_fiveup_harness_report_html_the_default_diagrams_carry_the_english_description(
+    wrong_run: Run,
+) -> None:
+    root = parse(html_report(wrong_run, []))
+    svg = "{http://www.w3.org/2000/svg}"
+    drawn = list(root.iter(f"{svg}svg"))
+    assert len(drawn) == 2 * MAX_DIAGRAMS
+    first = drawn[0]
+    assert first.findtext(f"{svg}title") == "expected"
+    assert "Tiles:" in (first.findtext(f"{svg}desc") or "")
+    assert first.get("role") == "img"
