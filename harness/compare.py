@@ -21,8 +21,10 @@ from typing import Final
 from fiveup.contract.engine import JSON, Level
 
 __all__ = [
+    "DIVIDE",
     "ENTRY_PARTS",
     "LAYOUT_PARTS",
+    "LEGAL",
     "MISSING",
     "STATE_PARTS",
     "TABLE",
@@ -193,6 +195,40 @@ def _error(w: _Walk, path: str, key: str, want: JSON, got: JSON) -> None:
         _exact(w, f"{path}/{name}", name, want[name], _get(got, name))
 
 
+def _legal(w: _Walk, path: str, key: str, exp: list[JSON], act: JSON) -> None:
+    """In the canonical order; the note says which actions differ, or that only the order does."""
+    if _same(exp, act):
+        return
+    if not isinstance(act, list):
+        w.add(path, exp, act, "not a list")
+        return
+    missing = [a for a in exp if a not in act]
+    extra = [a for a in act if a not in exp]
+    notes = []
+    if missing:
+        notes.append(f"legal actions the engine does not offer: {', '.join(map(str, missing))}")
+    if extra:
+        notes.append(f"actions the rules do not allow: {', '.join(map(str, extra))}")
+    if not notes:
+        notes.append("the same actions in another order: legal is listed in the canonical order")
+    w.add(path, exp, act, "; ".join(notes))
+
+
+def _divide(w: _Walk, path: str, key: str, exp: Mapping[str, int], act: JSON) -> None:
+    """Every first action with its count, both ways: the divide a developer bisects with."""
+    if not isinstance(act, dict):
+        w.add(path, exp, act, "not a mapping: the engine gave no divide")
+        return
+    for action in [*exp, *(a for a in act if a not in exp)]:
+        e, a = exp.get(action, MISSING), act.get(action, MISSING)
+        if e == MISSING:
+            w.add(f"{path}/{action}", e, a, "a first action the rules do not allow")
+        elif a == MISSING:
+            w.add(f"{path}/{action}", e, a, "a legal first action the engine does not count")
+        elif not _same(e, a):
+            w.add(f"{path}/{action}", e, a, "sequences under this first action")
+
+
 EXACT: Final = Kind("exact", ("exact",), _exact)
 """Equal values: numbers, texts, true, false and null exactly (true is not 1); lists in order."""
 ENTRIES: Final = Kind("entries", ("a list of entries", "exactly as many entries"), _entries)
@@ -209,6 +245,10 @@ SET: Final = Kind("set", ("as a set",), _as_set)
 """A list whose order does not matter."""
 MULTISET: Final = Kind("multiset", ("as a multiset",), _as_set)
 """A list whose order does not matter and where an entry may repeat (counted)."""
+LEGAL: Final = Kind("legal", ("as a list", "canonical order"), _legal)
+"""The legal actions in the canonical order: exactly, the note naming what differs."""
+DIVIDE: Final = Kind("divide", ("every first action", "both ways"), _divide)
+"""Each first action with its count, and no other action; each difference per first action."""
 POINTS: Final = Kind("points", ("exact mapping both ways",), _points)
 """Every point the case names with its value, and no other point."""
 LAYOUT_PARTS: Final[Mapping[str, Kind]] = {
@@ -250,6 +290,7 @@ class Row:
 
 _ALL_BUT_SCORING: Final = (Level.LAYOUT, Level.ROUND, Level.MATCH)
 _ROUNDS: Final = (Level.ROUND, Level.MATCH)
+_REFUSING: Final = (*_ALL_BUT_SCORING, Level.MOVES)
 
 TABLE: Final[tuple[Row, ...]] = (
     Row(("value",), (Level.SCORING,), EXACT),
@@ -259,7 +300,10 @@ TABLE: Final[tuple[Row, ...]] = (
     Row(("result",), _ROUNDS, RESULT),
     Row(("layout",), _ALL_BUT_SCORING, LAYOUT),
     Row(("over", "winner", "scores"), (Level.MATCH,), EXACT),
-    Row(("error",), _ALL_BUT_SCORING, ERROR),
+    Row(("legal",), (Level.MOVES,), LEGAL),
+    Row(("count",), (Level.MOVES,), EXACT),
+    Row(("divide",), (Level.MOVES,), DIVIDE),
+    Row(("error",), _REFUSING, ERROR),
 )
 """spec/fixtures.md, "How expectations are compared", row for row."""
 

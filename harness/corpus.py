@@ -38,6 +38,9 @@ class Case:
     line: int
     tags: tuple[str, ...] = ()
     """``optional``: a case of an optional feature, which an engine may decline."""
+    decisions: tuple[str, ...] = ()
+    """The open questions (``OQ-n``, spec/open-questions.md) whose decision the expectation
+    depends on, in register order: ``certify --without-decision`` leaves such a case out."""
 
     @property
     def primary_rule(self) -> str:
@@ -148,6 +151,7 @@ def cases_of(src: SourceFile) -> Iterator[Case]:
             file=src.name,
             line=src.line_of(pointer(["cases", index])),
             tags=tuple(raw.get("tags", ())),
+            decisions=tuple(raw.get("decisions", ())),
         )
 
 

@@ -96,6 +96,13 @@ def _round_request(given: Mapping[str, JSON]) -> dict[str, JSON]:
     }
 
 
+def _moves_request(given: Mapping[str, JSON]) -> dict[str, JSON]:
+    request = _round_request(given)
+    request["depth"] = given["depth"]
+    request["divide"] = bool(given.get("divide", False))
+    return request
+
+
 def _match_round(start: Mapping[str, JSON]) -> dict[str, JSON]:
     item: dict[str, JSON] = {"deck": _deck(start), "actions": list(start["actions"])}
     if "opener" in start:
@@ -158,6 +165,17 @@ LEVELS: Final[Mapping[Level, LevelSpec]] = MappingProxyType(
             replayed=(),
             layout_at=None,
             rows=rows_for(Level.MATCH),
+        ),
+        Level.MOVES: LevelSpec(
+            level=Level.MOVES,
+            request=_moves_request,
+            schema="observation-moves",
+            expects=("legal", "count", "divide", "error"),
+            error_keys=("at", "rule"),
+            script="actions",
+            replayed=("legal", "count", "divide"),
+            layout_at=None,
+            rows=rows_for(Level.MOVES),
         ),
     }
 )

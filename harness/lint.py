@@ -9,7 +9,10 @@ the coverage of every checkable spec rule.
 from __future__ import annotations
 
 import contextlib
+import difflib
+import importlib.resources
 import itertools
+import re
 import reprlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -477,6 +480,62 @@ class _Checker:
             self.report([*at, "expect", "winner"], f"no side {winner}")
 
 
+def _moves_checks(checker: _Checker, case: Mapping[str, Any], at: list[str | int]) -> None:
+    """A moves case: a round's deal, and expectations that agree with each other."""
+    given, expect = case["given"], case["expect"]
+    players = given["players"]
+    checker._deal(given, players, [*at, "given"])
+    checker._scores(given.get("scores"), players, [*at, "given", "scores"])
+    checker._error_and_counts(expect, len(given["actions"]), [*at, "expect"], "", "actions")
+    _moves_legal(checker, given, expect, at)
+    _moves_divide(checker, given, expect, at)
+
+
+def _moves_legal(
+    checker: _Checker, given: Mapping[str, Any], expect: Mapping[str, Any], at: list[str | int]
+) -> None:
+    """The legal actions: canonical, of one seat of the game, each once; the count they make."""
+    players, depth = given["players"], given["depth"]
+    legal, count = expect.get("legal"), expect.get("count")
+    for k, text in enumerate(legal or []):
+        if "[" not in text:
+            checker._text(text, [*at, "expect", "legal", k], key=False)
+        with contextlib.suppress(NotationError):
+            if Action.parse(text).seat >= players:
+                checker.report([*at, "expect", "legal", k], f"no seat in {text!r}")
+    if legal is not None and len(set(legal)) != len(legal):
+        checker.report([*at, "expect", "legal"], "an action is listed twice")
+    if legal is not None and len({text.split(" ")[0] for text in legal}) > 1:
+        checker.report([*at, "expect", "legal"], "the legal actions are those of one seat")
+    if count is not None and depth == 0 and count != 1:
+        checker.report([*at, "expect", "count"], "depth 0 counts one sequence, the empty one")
+    if count is not None and legal is not None and depth == 1 and count != len(legal):
+        checker.report([*at, "expect", "count"], "at depth 1 the count is the legal actions'")
+
+
+def _moves_divide(
+    checker: _Checker, given: Mapping[str, Any], expect: Mapping[str, Any], at: list[str | int]
+) -> None:
+    """The divide: asked for, one entry per legal first action, adding up to the count."""
+    depth = given["depth"]
+    legal, count, divide = expect.get("legal"), expect.get("count"), expect.get("divide")
+    if divide is not None:
+        for text in divide:
+            checker._text(text, [*at, "expect", "divide", text], key=True)
+        if not given.get("divide"):
+            checker.report([*at, "expect", "divide"], "a divide is expected but not asked for")
+        if depth == 0 and divide:
+            checker.report([*at, "expect", "divide"], "at depth 0 there is no first action")
+        if legal is not None and depth > 0 and sorted(divide) != sorted(legal):
+            checker.report(
+                [*at, "expect", "divide"], "the divide names each legal action, and no other"
+            )
+        if count is not None and depth > 0 and sum(divide.values()) != count:
+            checker.report(
+                [*at, "expect", "count"], f"the divide adds up to {sum(divide.values())}"
+            )
+
+
 _LEVEL_CHECKS: Final[
     Mapping[Level, Callable[[_Checker, Mapping[str, Any], list[str | int]], None]]
 ] = {
@@ -484,8 +543,117 @@ _LEVEL_CHECKS: Final[
     Level.LAYOUT: _Checker._layout,
     Level.ROUND: _Checker._round,
     Level.MATCH: _Checker._match,
+    Level.MOVES: _moves_checks,
 }
 """The checks of a case of each level, beyond those every case gets."""
+
+
+_OQ_HEADING: Final = re.compile(r"^## (OQ-[1-9][0-9]*): (.+)$", re.MULTILINE)
+_OQ_MENTION: Final = re.compile(r"\bOQ-[1-9][0-9]*\b")
+
+CONVENTIONS: Final = frozenset({"OQ-1", "OQ-2", "OQ-11", "OQ-12", "OQ-13", "OQ-14", "OQ-21"})
+"""Decisions no case lists: conventions every case follows alike (the notation, the side a
+joined double is named by, the comparison, the deal, the words, the seat numbers) and OQ-11,
+which no expectation can show (spec/fixtures.md, "Decisions")."""
+
+
+def parse_open_questions(markdown: str) -> dict[str, str]:
+    """The entries of a register of decisions: each ``## OQ-n: title`` heading, in order."""
+    return {m[1]: m[2].strip() for m in _OQ_HEADING.finditer(markdown)}
+
+
+@cache
+def spec_open_questions() -> dict[str, str]:
+    """Every open question of the bundled spec/open-questions.md: its title by ID, in order."""
+    path = importlib.resources.files("fiveup.spec").joinpath("open-questions.md")
+    return parse_open_questions(path.read_text("utf-8"))
+
+
+def decision_number(oq: str) -> int:
+    """The number of ``OQ-n``, by which decisions are ordered (OQ-2 before OQ-10)."""
+    return int(oq.split("-")[1])
+
+
+def _scores_in(expect: Mapping[str, Any]) -> Iterator[int]:
+    """Every score a round or match expectation names."""
+    states = [expect.get("state", {}), *(r.get("state", {}) for r in expect.get("rounds", []))]
+    for scores in [expect.get("scores"), *(s.get("scores") for s in states)]:
+        yield from scores or []
+
+
+def _results_in(expect: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
+    states = [expect.get("state", {}), *(r.get("state", {}) for r in expect.get("rounds", []))]
+    yield from (s["result"] for s in states if s.get("result"))
+
+
+def _implied_decisions(
+    case: Mapping[str, Any], rules: Mapping[str, Rule]
+) -> Iterator[tuple[str, str]]:
+    """``(OQ-n, why)`` for each decision a case's expectation shows it depends on.
+
+    Each test is a sign that cannot mislead: a cited rule whose text names the decision, or an
+    expectation that only that decision gives (a negative score, a blocked round, a tally of
+    50 or more, a draw refused with DRW-2, a round refused for want of an opener).
+    """
+    for rule in case["rules"]:
+        if rule in rules:
+            for oq in dict.fromkeys(_OQ_MENTION.findall(rules[rule].text)):
+                yield oq, f"it cites {rule}, whose text in spec/rules.md names {oq}"
+    expect, given = case["expect"], case["given"]
+    if case["level"] in ("round", "match"):
+        if any(score < 0 for score in _scores_in(expect)):
+            yield "OQ-4", "it expects a score below zero"
+        if any(result.get("end") == "blocked" for result in _results_in(expect)):
+            yield "OQ-7", "it expects a blocked round, recognised at once"
+    error = expect.get("error") or {}
+    if error.get("rule") == "DRW-2":
+        yield "OQ-19", "it expects a draw refused with DRW-2"
+    if (
+        case["level"] == "match"
+        and error.get("at") is None
+        and error.get("rule")
+        in (
+            "OPN-1",
+            "OPN-4",
+        )
+    ):
+        yield "OQ-8", "it expects a round refused for want of an opener"
+    tally = case["level"] == "scoring" and given["function"] == "tally"
+    if tally and isinstance(given["input"], int) and given["input"] >= 50:
+        yield "OQ-18", "it expects a tally with a 50-point mark"
+
+
+def _decision_problems(
+    src: SourceFile, rules: Mapping[str, Rule], register: Mapping[str, str]
+) -> list[Problem]:
+    """Each case's ``decisions``: open questions of the register, in order, none forgotten."""
+    problems = []
+    for i, case in enumerate(src.data["cases"]):
+        listed = list(case.get("decisions", []))
+        at: list[str | int] = ["cases", i, "decisions"] if "decisions" in case else ["cases", i]
+        for j, oq in enumerate(listed):
+            if oq not in register:
+                close = difflib.get_close_matches(oq, list(register), n=1)
+                hint = f"; did you mean {close[0]}?" if close else ""
+                message = f"unknown open question {oq} (not in spec/open-questions.md){hint}"
+                problems.append(src.problem(pointer([*at, j]), message))
+            elif oq in CONVENTIONS:
+                message = (
+                    f"{oq} ({register[oq]}) is a convention every case follows alike: "
+                    'it is not listed per case (spec/fixtures.md, "Decisions")'
+                )
+                problems.append(src.problem(pointer([*at, j]), message))
+        known = [oq for oq in listed if oq in register]
+        if known != sorted(known, key=decision_number):
+            ordered = ", ".join(sorted(known, key=decision_number))
+            problems.append(
+                src.problem(pointer(at), f"decisions are listed in register order: [{ordered}]")
+            )
+        for oq, why in dict(_implied_decisions(case, rules)).items():
+            if oq in register and oq not in listed and oq not in CONVENTIONS:
+                message = f"decisions lack {oq} ({register[oq]}): {why}"
+                problems.append(src.problem(pointer(at), message))
+    return problems
 
 
 def _retired_uses(src: SourceFile, retired: Mapping[str, Retired]) -> list[Problem]:
@@ -557,10 +725,16 @@ def lint(
     rules: Mapping[str, Rule] | None = None,
     retired: Mapping[str, Retired] | None = None,
     read: Callable[[Path], SourceFile] = read_yaml,
+    register: Mapping[str, str] | None = None,
 ) -> LintReport:
-    """Check fixture files; with ``require_coverage`` every checkable rule needs a case."""
+    """Check fixture files; with ``require_coverage`` every checkable rule needs a case.
+
+    ``register`` (default: spec/open-questions.md) gives the open questions a case's
+    ``decisions`` may name.
+    """
     rules = spec_rules() if rules is None else rules
     retired = retired_ids() if retired is None else retired
+    register = spec_open_questions() if register is None else register
     report = LintReport(coverage={r: [] for r in rules})
     first_seen: dict[str, Problem] = {}
     for path in files:
@@ -572,6 +746,7 @@ def lint(
             problems = [
                 *checker.problems,
                 *_retired_uses(src, retired),
+                *_decision_problems(src, rules, register),
                 *_record_cases(report, src, first_seen),
             ]
             if not checker.problems:

@@ -8,6 +8,7 @@ Modules, from the bottom up (the notation comes from :mod:`fiveup.contract`):
 * ``layout``: the table, with tables derived from the rules (LAY, SPN, CNT);
 * ``round``: one round from the deal to going out or a block (SET, TRN, DRW, END, PEN);
 * ``match``: rounds in sequence, openers and the target (OPN, MAT);
+* ``perft``: move counts from a round position, on the round's own legal moves (``moves``);
 * ``engine``: the protocol front end (``ReferenceEngine``);
 * ``bench``: the speed of random rounds and matches (``fiveup bench``).
 """

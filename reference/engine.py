@@ -1,6 +1,6 @@
 """The reference engine behind the engine protocol (``spec/protocol.md``).
 
-:class:`ReferenceEngine` answers the four levels with the observation shapes of the protocol.
+:class:`ReferenceEngine` answers every level with the observation shapes of the protocol.
 A refused placement or action is reported in ``error`` with its rule ID, never raised; a request
 that is not well formed (a missing key, a wrong type, a text that does not parse, a deck that is
 not the 28 tiles) raises :class:`~fiveup.errors.UsageError`.
@@ -20,6 +20,9 @@ from fiveup.errors import IllegalMoveError, NotationError, UsageError
 
 from .layout import Layout
 from .match import Match
+from .perft import count as perft_count
+from .perft import divide as perft_divide
+from .perft import legal_actions
 from .round import Drew, Event, Passed, Played, Round, RoundEnded, RoundResult
 from .rules import STANDARD, Rules
 
@@ -184,7 +187,7 @@ class ReferenceEngine:
         self.name = name
 
     def info(self) -> EngineInfo:
-        """Name, version, protocol version and the four levels."""
+        """Name, version, protocol version and every level."""
         return {
             "name": self.name,
             "version": __version__,
@@ -331,11 +334,41 @@ def _run_match(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
     }
 
 
+MAX_DEPTH = 12
+"""The deepest count a ``moves`` request may ask for (run.json)."""
+
+
+def _run_moves(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
+    players = _players(given)
+    deck = _deck(given["deck"], "deck")
+    opener = _opener(given["opener"], "opener", players)
+    scores = _scores(given, players)
+    actions = _actions(given["actions"], "actions", players)
+    depth = _int(given["depth"])
+    if not 0 <= depth <= MAX_DEPTH:
+        raise UsageError(f"depth must be 0 to {MAX_DEPTH}, not {depth}")
+    wants_divide = given.get("divide", False)
+    if type(wants_divide) is not bool:
+        raise _Malformed
+    round_ = Round(players, deck, opener, scores, rules=rules)
+    refused = _play_actions(round_, actions)
+    observation: dict[str, JSON] = {"legal": [action.text for action in legal_actions(round_)]}
+    if wants_divide:
+        counts = perft_divide(round_, depth)
+        observation["count"] = sum(counts.values()) if depth else 1
+        observation["divide"] = {action.text: n for action, n in counts.items()}
+    else:
+        observation["count"] = perft_count(round_, depth)
+    observation["error"] = None if refused is None else _error(refused[1], at=refused[0])
+    return observation
+
+
 _HANDLERS: dict[Level, Callable[[Rules, dict[str, JSON]], dict[str, JSON]]] = {
     Level.SCORING: _run_scoring,
     Level.LAYOUT: _run_layout,
     Level.ROUND: _run_round,
     Level.MATCH: _run_match,
+    Level.MOVES: _run_moves,
 }
 
 _: type[Engine] = ReferenceEngine

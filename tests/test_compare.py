@@ -390,6 +390,14 @@ class _Tally:
         self.by_level[case.level.value] += 1
 
 
+_OLD_LEVELS = (Level.SCORING, Level.LAYOUT, Level.ROUND, Level.MATCH)
+"""The levels the old comparator knew (``moves`` came after it, with kinds of its own)."""
+
+
+def _old_cases() -> list[Case]:
+    return [case for case in load_corpus().cases if case.level in _OLD_LEVELS]
+
+
 def _observations(engine: Engine, case: Case) -> JSON:
     try:
         return engine.run(case.level.value, case.request())
@@ -401,7 +409,7 @@ def test_the_old_and_the_new_comparator_agree_on_every_case_and_its_mutants() ->
     rng = random.Random(_SEED)
     tally = _Tally()
     reference = ReferenceEngine()
-    cases = load_corpus().cases
+    cases = _old_cases()
     for case in cases:
         observation = reference.run(case.level.value, case.request())
         tally.check(case, observation)
@@ -409,13 +417,13 @@ def test_the_old_and_the_new_comparator_agree_on_every_case_and_its_mutants() ->
             tally.check(case, mutant)
     assert tally.comparisons > 10_000
     assert tally.with_differences > 5_000
-    assert set(tally.by_level) == {level.value for level in Level}
+    assert set(tally.by_level) == {level.value for level in _OLD_LEVELS}
 
 
 def test_the_old_and_the_new_comparator_agree_on_the_wrong_engines() -> None:
     """Each wrong engine's own observation of every case: realistic differences, many of them."""
     tally = _Tally()
-    cases = load_corpus().cases
+    cases = _old_cases()
     for engine in _wrong_engines():
         for case in cases:
             tally.check(case, _observations(engine, case))
@@ -428,7 +436,7 @@ def test_the_old_and_the_new_comparator_agree_when_the_case_names_other_things()
     rng = random.Random(_SEED + 2)
     tally = _Tally()
     reference = ReferenceEngine()
-    for case in load_corpus().cases:
+    for case in _old_cases():
         observation = reference.run(case.level.value, case.request())
         for expect in _expectation_mutants(case, rng):
             other = Case(**{**_fields(case), "expect": expect})
@@ -465,7 +473,7 @@ def test_the_mutants_reach_every_kind_of_difference() -> None:
     rng = random.Random(_SEED)
     reference = ReferenceEngine()
     notes: Counter[str] = Counter()
-    for case in load_corpus().cases:
+    for case in _old_cases():
         observation = reference.run(case.level.value, case.request())
         for mutant in _mutants(observation, rng, per_case=60):
             notes.update(d.note for d in compare(case.level, case.expect, mutant))
@@ -480,3 +488,70 @@ def test_the_mutants_reach_every_kind_of_difference() -> None:
         "the engine refused an action the rules allow",
         "the engine accepted an action the rules forbid",
     }
+
+
+# --------------------------------------------------------------------------- the moves level
+
+_MOVES_EXPECT: dict[str, JSON] = {
+    "legal": ["1 play [0|4]@[1|4]:high", "1 play [2|4]@[1|4]:high"],
+    "count": 7,
+    "divide": {"1 play [0|4]@[1|4]:high": 3, "1 play [2|4]@[1|4]:high": 4},
+}
+
+
+def _moves(**changes: JSON) -> dict[str, JSON]:
+    return {**copy.deepcopy(_MOVES_EXPECT), "error": None, **changes}
+
+
+def test_a_moves_observation_that_agrees_has_no_difference() -> None:
+    assert compare(Level.MOVES, _MOVES_EXPECT, _moves()) == []
+
+
+def test_legal_actions_in_another_order_are_a_difference_that_says_so() -> None:
+    legal = list(reversed(_MOVES_EXPECT["legal"]))
+    (diff,) = compare(Level.MOVES, {"legal": _MOVES_EXPECT["legal"]}, _moves(legal=legal))
+    assert diff.path == "/legal"
+    assert diff.note == "the same actions in another order: legal is listed in the canonical order"
+
+
+def test_legal_actions_missing_or_extra_are_named() -> None:
+    legal = ["1 play [2|4]@[1|4]:high", "1 draw"]
+    (diff,) = compare(Level.MOVES, {"legal": _MOVES_EXPECT["legal"]}, _moves(legal=legal))
+    assert diff.note == (
+        "legal actions the engine does not offer: 1 play [0|4]@[1|4]:high; "
+        "actions the rules do not allow: 1 draw"
+    )
+    (diff,) = compare(Level.MOVES, {"legal": []}, _moves(legal="1 draw"))
+    assert diff.note == "not a list"
+
+
+def test_the_divide_is_compared_per_first_action_both_ways() -> None:
+    divide = {"1 play [0|4]@[1|4]:high": 2, "1 draw": 4}
+    diffs = compare(Level.MOVES, _MOVES_EXPECT, _moves(count=6, divide=divide))
+    assert [(d.path, d.expected, d.actual, d.note) for d in diffs] == [
+        ("/count", 7, 6, ""),
+        ("/divide/1 play [0|4]@[1|4]:high", 3, 2, "sequences under this first action"),
+        (
+            "/divide/1 play [2|4]@[1|4]:high",
+            4,
+            _MISSING,
+            "a legal first action the engine does not count",
+        ),
+        ("/divide/1 draw", _MISSING, 4, "a first action the rules do not allow"),
+    ]
+    (diff,) = compare(
+        Level.MOVES, {"divide": {}}, {k: v for k, v in _moves().items() if k != "divide"}
+    )
+    assert (diff.path, diff.note) == ("/divide", "not a mapping: the engine gave no divide")
+
+
+def test_a_count_is_exact_and_true_is_not_one() -> None:
+    (diff,) = compare(Level.MOVES, {"count": 1}, _moves(count=True))
+    assert (diff.path, diff.expected, diff.actual) == ("/count", 1, True)
+
+
+def test_a_moves_refusal_is_checked_whether_named_or_not() -> None:
+    refused = {"at": 1, "rule": "DRW-1", "message": "may not draw"}
+    (diff,) = compare(Level.MOVES, {"count": 7}, _moves(error=refused))
+    assert diff.note == "the engine refused an action the rules allow"
+    assert compare(Level.MOVES, {"error": {"at": 1, "rule": "DRW-1"}}, _moves(error=refused)) == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.resources
 import io
 import textwrap
@@ -11,8 +12,14 @@ import pytest
 
 from fiveup.cli import main
 from fiveup.harness.corpus import bundled_fixture_dir, fixture_files, load_corpus
-from fiveup.harness.lint import lint, rounded_penalty
-from fiveup.harness.rules import Retired, parse_retired, retired_ids, spec_rules
+from fiveup.harness.lint import (
+    CONVENTIONS,
+    lint,
+    parse_open_questions,
+    rounded_penalty,
+    spec_open_questions,
+)
+from fiveup.harness.rules import Retired, Rule, parse_retired, retired_ids, spec_rules
 
 GOOD_SCORING = """\
 cases:
@@ -398,3 +405,106 @@ def test_a_case_that_takes_a_retired_id_or_cites_a_retired_rule_is_refused(
             "rule ID 'SCR-9' was retired in 1.2.0 (merged into SCR-2); IDs are never reused",
         ),
     ]
+
+
+def _decision_problems(
+    tmp_path: Path, text: str, rules: dict[str, Rule] | None = None
+) -> list[tuple[str, str]]:
+    (tmp_path / "d.yaml").write_text(text, encoding="utf-8")
+    report = lint([tmp_path / "d.yaml"], require_coverage=False, rules=rules)
+    return [(p.pointer, p.message) for p in report.problems]
+
+
+TALLY_55 = GOOD_SCORING.replace("[SCR-2]", "[TAL-2]").replace(
+    "{function: credit, input: 15}\n    expect: {value: 15}",
+    "{function: tally, input: 55}\n    expect: {value: {fifties: 1, strokes: 1}}",
+)
+
+
+def test_lint_decisions_name_open_questions_of_the_register_in_order(tmp_path: Path) -> None:
+    listed = GOOD_SCORING.replace("[SCR-2]\n", "[SCR-2]\n    decisions: [OQ-10, OQ-9, OQ-99]\n")
+    assert _decision_problems(tmp_path, listed) == [
+        ("/cases/0/decisions", "decisions are listed in register order: [OQ-9, OQ-10]"),
+        (
+            "/cases/0/decisions/2",
+            "unknown open question OQ-99 (not in spec/open-questions.md); did you mean OQ-9?",
+        ),
+    ]
+    ordered = listed.replace("[OQ-10, OQ-9, OQ-99]", "[OQ-9, OQ-10]")
+    assert _decision_problems(tmp_path, ordered) == []
+
+
+def test_lint_decisions_refuse_a_repeat_and_a_convention(tmp_path: Path) -> None:
+    repeated = GOOD_SCORING.replace("[SCR-2]\n", "[SCR-2]\n    decisions: [OQ-9, OQ-9]\n")
+    assert any("non-unique" in message for _, message in _decision_problems(tmp_path, repeated))
+    convention = GOOD_SCORING.replace("[SCR-2]\n", "[SCR-2]\n    decisions: [OQ-13]\n")
+    [(at, message)] = _decision_problems(tmp_path, convention)
+    assert at == "/cases/0/decisions/0"
+    assert "OQ-13 (In which order is a stacked deck dealt?) is a convention" in message
+
+
+def test_lint_a_forgotten_decision_is_named_with_the_reason(tmp_path: Path) -> None:
+    [(at, message)] = _decision_problems(tmp_path, TALLY_55)
+    assert at == "/cases/0"
+    assert message == (
+        "decisions lack OQ-18 (How is a score represented in the paper tally?): "
+        "it expects a tally with a 50-point mark"
+    )
+    tagged = TALLY_55.replace("[TAL-2]\n", "[TAL-2]\n    decisions: [OQ-18]\n")
+    assert _decision_problems(tmp_path, tagged) == []
+    below_fifty = TALLY_55.replace("input: 55", "input: 45").replace(
+        "{fifties: 1, strokes: 1}", "{fifties: 0, strokes: 9}"
+    )
+    assert _decision_problems(tmp_path, below_fifty) == []
+
+
+def test_lint_a_rule_whose_text_names_an_open_question_asks_for_it(tmp_path: Path) -> None:
+    rules = dict(spec_rules())
+    rules["SCR-2"] = dataclasses.replace(rules["SCR-2"], text=rules["SCR-2"].text + " (OQ-9)")
+    [(at, message)] = _decision_problems(tmp_path, GOOD_SCORING, rules=rules)
+    assert at == "/cases/0"
+    assert message.startswith("decisions lack OQ-9 (")
+    assert message.endswith("it cites SCR-2, whose text in spec/rules.md names OQ-9")
+    assert _decision_problems(tmp_path, GOOD_SCORING) == []
+    assert "OQ-16" in spec_rules()["TRN-4"].text
+
+
+def test_lint_the_register_of_decisions_is_read_from_its_headings() -> None:
+    register = parse_open_questions("# Register\n\n## OQ-1: One?\n\ntext OQ-7\n## OQ-12: Twelve?\n")
+    assert register == {"OQ-1": "One?", "OQ-12": "Twelve?"}
+    bundled = spec_open_questions()
+    assert list(bundled) == [f"OQ-{n}" for n in range(1, len(bundled) + 1)]
+    assert set(bundled) >= CONVENTIONS
+
+
+def test_lint_every_sign_of_a_decision_in_the_bundled_corpus_is_tagged() -> None:
+    corpus = load_corpus()
+    blocked = [c for c in corpus.cases if "'end': 'blocked'" in str(c.expect)]
+    assert blocked and all("OQ-7" in c.decisions for c in blocked)
+    assert all("OQ-16" in c.decisions for c in corpus.cases if "TRN-4" in c.rules)
+    assert not {oq for c in corpus.cases for oq in c.decisions} & CONVENTIONS
+
+
+@pytest.mark.parametrize(
+    ("case_id", "decision", "reason"),
+    [
+        ("rule.round.three-players.out-with-negative-score", "OQ-4", "a score below zero"),
+        ("rule.round.four-players.blocked-by-last-draw", "OQ-7", "a blocked round"),
+        ("rule.match.first-round-without-opener", "OQ-8", "for want of an opener"),
+        ("rule.round.illegal.pending-tile-at-wrong-value", "OQ-16", "it cites TRN-4"),
+        ("rule.scoring.tally-305", "OQ-18", "a 50-point mark"),
+        ("rule.round.illegal.draw-from-empty-boneyard", "OQ-19", "refused with DRW-2"),
+    ],
+)
+def test_lint_a_tag_taken_off_a_bundled_case_is_missed(
+    tmp_path: Path, case_id: str, decision: str, reason: str
+) -> None:
+    case = load_corpus().by_id()[case_id]
+    lines = Path(case.file).read_text(encoding="utf-8").splitlines(keepends=True)
+    at = next(i for i in range(case.line, len(lines)) if "decisions:" in lines[i])
+    kept = [oq for oq in lines[at].split("[")[1].split("]")[0].split(", ") if oq != decision]
+    indent = lines[at][: lines[at].index("decisions:")]
+    lines[at] = f"{indent}decisions: [{', '.join(kept)}]\n" if kept else ""
+    problems = _decision_problems(tmp_path, "".join(lines))
+    assert [message for _, message in problems if decision in message and reason in message]
+    assert all(decision in message for _, message in problems)

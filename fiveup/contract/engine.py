@@ -33,6 +33,9 @@ class Level(enum.Enum):
     """Whole rounds from a stacked deal: turns, drawing, passing, going out, blocks, penalties."""
     MATCH = "match"
     """Several rounds: openers, the target, ties and the winner."""
+    MOVES = "moves"
+    """Move counts from a round position: the legal actions, and the action sequences to a
+    depth (perft). Optional: an engine that does not declare it still conforms at the others."""
 
 
 class EngineInfo(TypedDict):

@@ -45,6 +45,7 @@ SCHEMA_NAMES: Final = (
     "observation-layout",
     "observation-round",
     "observation-match",
+    "observation-moves",
 )
 """The JSON Schemas of ``spec/schemas/protocol/``, by file name without ``.json``."""
 

@@ -5,7 +5,8 @@ machine. A case is a level and a ``given`` in the fixture format (``spec/fixture
 and a boneyard rather than a deck, so that a divergence can be written out as a fixture as it
 is. About a third of the layout and round cases end with an action the rules refuse, of a kind
 drawn at random (a wrong seat, a draw while able to place, a closed branch, ...), and some round
-and match cases run past the end of the round or of the match.
+and match cases run past the end of the round or of the match. A moves case is a round position
+reached by legal actions (now and then followed by a refused one) and a small depth.
 """
 
 from __future__ import annotations
@@ -23,7 +24,13 @@ from fiveup.reference.round import Round, shuffled_deck
 
 __all__ = ["LEVEL_WEIGHTS", "random_case"]
 
-LEVEL_WEIGHTS: Final = {Level.SCORING: 1, Level.LAYOUT: 3, Level.ROUND: 5, Level.MATCH: 1}
+LEVEL_WEIGHTS: Final = {
+    Level.SCORING: 1,
+    Level.LAYOUT: 3,
+    Level.ROUND: 5,
+    Level.MATCH: 1,
+    Level.MOVES: 1,
+}
 """How often each level is drawn."""
 _ILLEGAL = 0.3
 _POINTS: Final = [Point(tile, slot) for tile in ALL_TILES for slot in tile.slots()]
@@ -103,6 +110,32 @@ def _round_case(rng: random.Random, players: int) -> tuple[Level, dict[str, JSON
     return Level.ROUND, {**given, "actions": actions}
 
 
+_MOVES_DEPTH = 3
+"""The deepest random move count: a few thousand sequences at most, played in milliseconds."""
+
+
+def _moves_case(rng: random.Random, players: int) -> tuple[Level, dict[str, JSON]]:
+    deck = shuffled_deck(rng)
+    opener = rng.randrange(players)
+    scores = _scores(rng, players)
+    round_ = Round(players, deck, opener, scores)
+    choose = random_policy(rng)
+    actions: list[str] = []
+    for _ in range(rng.randrange(0, 40)):
+        if round_.over:
+            break
+        action = choose(round_)
+        round_.apply(action)
+        actions.append(action.text)
+    if rng.random() < _ILLEGAL / 3:
+        wrong = _illegal_action(round_, rng)
+        if wrong is not None:
+            actions.append(wrong.text)
+    given = {"players": players, **_start(deck, players), "opener": opener, "scores": scores}
+    depth = rng.randrange(0, _MOVES_DEPTH + 1)
+    return Level.MOVES, {**given, "actions": actions, "depth": depth, "divide": rng.random() < 0.5}
+
+
 def _match_round(
     match: Match, rng: random.Random, players: int
 ) -> tuple[dict[str, JSON], Round | None]:
@@ -160,6 +193,7 @@ _MAKERS: Final[dict[Level, Callable[[random.Random, int], tuple[Level, dict[str,
     Level.LAYOUT: _layout_case,
     Level.ROUND: _round_case,
     Level.MATCH: _match_case,
+    Level.MOVES: _moves_case,
 }
 
 

@@ -1,0 +1,73 @@
+"""Move counts (perft): the legal actions of a round position and the action sequences below it.
+
+The ``moves`` level of the protocol (spec/protocol.md, "moves"). From a :class:`Round` as it
+stands, :func:`legal_actions` lists the actions of the seat to act in the canonical order, and
+:func:`count` the distinct sequences of exactly ``depth`` actions, each legal after the ones
+before it; a sequence that ends the round before ``depth`` counts nothing (OQ-26). Everything is
+built on the round's own legal-move generator (:meth:`Round.legal_action_list`), so a count
+checks that generator against an independent one.
+"""
+
+from __future__ import annotations
+
+from fiveup.contract.notation import Action, Slot, Verb
+
+from .round import Round
+
+__all__ = ["action_order", "count", "divide", "legal_actions"]
+
+_VERB_RANK = {Verb.PLAY: 0, Verb.DRAW: 1, Verb.PASS: 2}
+_SLOT_RANK = {slot: rank for rank, slot in enumerate(Slot)}
+
+
+def action_order(action: Action) -> tuple[int, ...]:
+    """The sort key of the canonical order of actions (spec/protocol.md, "moves").
+
+    Plays first, by tile (lower half, then higher half), the opening before any joining, then by
+    the point's tile and its slot (``low``, ``high``, ``line-a``, ``line-b``, ``branch-a``,
+    ``branch-b``); then a draw; then a pass.
+    """
+    placement = action.placement
+    if placement is None:
+        return (_VERB_RANK[action.verb],)
+    tile, target = placement.tile, placement.target
+    if target is None:
+        return (0, tile.low, tile.high, 0)
+    point = target.tile
+    return (0, tile.low, tile.high, 1, point.low, point.high, _SLOT_RANK[target.slot])
+
+
+def legal_actions(round_: Round) -> list[Action]:
+    """The legal actions of the seat to act, in the canonical order; none once it is over."""
+    return sorted(round_.legal_action_list(), key=action_order)
+
+
+def count(round_: Round, depth: int) -> int:
+    """The number of distinct sequences of ``depth`` actions, each legal in turn (1 at 0)."""
+    if depth < 0:
+        raise ValueError(f"a depth is 0 or more, not {depth}")
+    if depth == 0:
+        return 1
+    moves = round_.legal_action_list()
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for action in list(moves):
+        child = round_.copy()
+        child.apply(action)
+        total += count(child, depth - 1)
+    return total
+
+
+def divide(round_: Round, depth: int) -> dict[Action, int]:
+    """The count under each legal first action, in the canonical order (empty at depth 0)."""
+    if depth < 0:
+        raise ValueError(f"a depth is 0 or more, not {depth}")
+    if depth == 0:
+        return {}
+    counts = {}
+    for action in legal_actions(round_):
+        child = round_.copy()
+        child.apply(action)
+        counts[action] = count(child, depth - 1)
+    return counts
