@@ -1,0 +1,84 @@
+"""What a person sees: the spec site and a report with failures, opened in headless Chromium.
+
+Each page must load without a console error, an uncaught exception, a logged error or a failed
+load, fetch nothing (the pages need no network), and show what it is for: the report its
+conclusion, counts, rule rows and the failing layouts drawn. A screenshot of each page is kept
+under ``artifacts/`` for CI.
+
+Without Chromium (Debian's ``chromium``, installed by ``.ci/run``) the tests are skipped, except
+under CI (the environment variable ``CI`` set), where a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser import CHROMIUM, Browser
+
+from fiveup.harness.certify import Run, Verdict, certify
+from fiveup.harness.corpus import load_corpus
+from fiveup.harness.report import conclusion_line, summaries
+from fiveup.harness.report_html import MAX_DIAGRAMS, html_report
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "artifacts"
+WRONG = ROOT / "tests" / "wrong_engines" / "cnt1_sums_connection_points.py"
+
+_VISIBLE_SVGS = """
+[...document.querySelectorAll('svg')].filter(s => {
+  const r = s.getBoundingClientRect(); return r.width > 50 && r.height > 30;
+}).length
+"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not os.access(CHROMIUM, os.X_OK):
+        if os.environ.get("CI"):
+            pytest.fail(f"CI is set and there is no browser at {CHROMIUM} (.ci/run installs it)")
+        pytest.skip(f"no browser at {CHROMIUM} (apt-get install chromium)")
+    with Browser(CHROMIUM, timeout=10.0) as opened:
+        yield opened
+
+
+def _open(browser: Browser, page: Path, shot: str) -> Path:
+    """Open ``page``, check it loaded cleanly and fetched nothing; its screenshot."""
+    browser.open(page)
+    assert browser.problems.all() == []
+    assert browser.evaluate("document.readyState") == "complete"
+    assert browser.evaluate("performance.getEntriesByType('resource').length") == 0
+    target = browser.screenshot(ARTIFACTS / shot)
+    print(f"screenshot: {target}")
+    return target
+
+
+def _wrong_run() -> Run:
+    spec = importlib.util.spec_from_file_location("cnt1_wrong_browser", WRONG)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    corpus = load_corpus()
+    return certify(module.ENGINE, corpus, corpus.cases)
+
+
+def test_browser_a_report_with_failures_shows_its_verdict_counts_rules_and_layouts(
+    browser: Browser, tmp_path: Path
+) -> None:
+    run = _wrong_run()
+    page = tmp_path / "report.html"
+    page.write_text(html_report(run, ["--engine-cmd", f"python {WRONG.name}"]), "utf-8")
+    shot = _open(browser, page, "report-with-failures.png")
+    assert shot.stat().st_size > 10_000
+    seen = browser.evaluate("document.body.innerText")
+    assert conclusion_line(run) in seen
+    assert f"{run.counts.failed}\nfailed" in seen or f"{run.counts.failed} failed" in seen
+    rule_rows = browser.evaluate("document.querySelectorAll('table.by-rule tbody tr').length")
+    assert rule_rows == len(summaries(run)["rule"])
+    failing = [o for o in run.outcomes if o.verdict is Verdict.FAILED]
+    assert browser.evaluate("document.querySelectorAll('article.case').length") == len(failing)
+    assert browser.evaluate(_VISIBLE_SVGS) == 2 * MAX_DIAGRAMS
+    assert "CNT-1" in browser.evaluate("document.getElementById('rule-CNT-1').innerText")
