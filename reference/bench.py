@@ -31,6 +31,7 @@ __all__ = [
     "format_text",
     "random_round_requests",
     "run_bench",
+    "time_rounds",
     "to_json",
 ]
 
@@ -117,6 +118,13 @@ def _time_rounds(players: int, rounds: int, rng: random.Random) -> RoundFigures:
             placements += len(round_.layout)
         seconds = time.perf_counter() - start
     return RoundFigures(players, rounds, placements, seconds)
+
+
+def time_rounds(players: int, rounds: int, seed: int = 0) -> RoundFigures:
+    """``rounds`` random rounds of ``players`` timed as ``run_bench`` times them."""
+    if rounds < 0:
+        raise UsageError("the number of rounds cannot be negative")
+    return _time_rounds(players, rounds, random.Random(seed))
 
 
 def _time_matches(players: int, matches: int, rng: random.Random) -> MatchFigures:

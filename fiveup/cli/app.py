@@ -1,8 +1,8 @@
 """The ``fiveup`` command: a thin layer that wires the harness and the engines together.
 
 One module per subcommand (``fiveup.cli.validate``, ``list_cases``, ``show``, ``certify``,
-``compare``, ``fuzz``, ``mutants``, ``engine``, ``bench``, ``bench_harness``, ``transcripts``,
-``tally``, ``render``), each with ``NAME``, ``HELP``, ``configure(parser)`` and
+``compare``, ``fuzz``, ``mutants``, ``engine``, ``bench``, ``bench_harness``, ``bench_fuzz``,
+``transcripts``, ``tally``, ``render``), each with ``NAME``, ``HELP``, ``configure(parser)`` and
 ``run(args, streams)``.
 Streams are passed in, so tests run every command in-process. Exit codes: 0 success, 1 the
 engine does not conform (or a case failed, or nothing could be checked), 2 the user's own
@@ -23,6 +23,7 @@ from fiveup.errors import FiveUpError, FixtureError
 
 from . import (
     bench,
+    bench_fuzz,
     bench_harness,
     certify,
     compare,
@@ -51,6 +52,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     engine,
     bench,
     bench_harness,
+    bench_fuzz,
     transcripts,
     tally,
     render,
