@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from fiveup.contract.engine import JSON
@@ -53,7 +53,7 @@ MAX_NOTES: Final = 24
 _BUDGET: Final = 4000
 """Tile placements tried by each of the two backtracking passes before the next takes over."""
 _BOX: Final = 30
-"""A line that would leave the square of this half-side (in units) turns first if it can."""
+"""A line that would run on out of the square of this half-side (in units) turns if it can."""
 _NEAR: Final = 12
 """Pending points this close to a new tile have their room checked again."""
 
@@ -159,6 +159,8 @@ class PlacedTile:
     """The direction of the tile's long side (``(1, 0)`` or ``(0, 1)``)."""
     spinner: bool
     """True when the layout lists the tile among its spinners (drawn with an orange outline)."""
+    loose: bool = False
+    """True for a tile joined to nothing, drawn in a row below the others."""
 
     def exit(self, slot: Slot) -> Exit | None:
         """The exit of ``slot``, None for the slot joined to the parent."""
@@ -315,6 +317,8 @@ class _Tree:
     root: Tile | None
     children: dict[Tile, list[_Child]]
     connections: list[tuple[Point, Point]]
+    loose: list[Tile] = field(default_factory=list)
+    """Tiles on the table that no consistent connection joins to the opening."""
 
 
 def _read_tiles(layout: Mapping[str, JSON], notes: _Notes) -> list[Tile] | None:
@@ -370,9 +374,9 @@ def _tree(tiles: list[Tile] | None, connections: list[tuple[Point, Point]], note
             f"connection {table.text} - {joined.text}: {table.tile.text} is not joined to the "
             "opening; not drawn"
         )
-    for tile in tiles:
-        if tile not in placed:
-            notes.add(f"{tile.text} is on the table but joined to nothing; not drawn")
+    tree.loose = [tile for tile in tiles if tile not in placed]
+    for tile in tree.loose:
+        notes.add(f"{tile.text} is on the table but joined to nothing; drawn apart, below")
     return tree
 
 
@@ -568,8 +572,13 @@ def _steps(tree: _Tree) -> list[_Step]:
     return steps
 
 
-def _outside(rect: Rect) -> bool:
-    return rect.x0 < -_BOX or rect.y0 < -_BOX or rect.x1 > _BOX or rect.y1 > _BOX
+def _outward(shape: _Shape) -> bool:
+    """True when the shape leads a line on out of the square of half-side ``_BOX``."""
+    for at in shape[2].values():
+        (x, y), (dx, dy) = at.anchor, at.direction
+        if (x * dx > _BOX) or (y * dy > _BOX):
+            return True
+    return False
 
 
 def _options(step: _Step, at: Exit) -> list[_Shape]:
@@ -577,7 +586,7 @@ def _options(step: _Step, at: Exit) -> list[_Shape]:
         shapes = [_double(step.tile, step.joined_slot, at, mirror=m) for m in (False, True)]
     else:
         shapes = [_single(step.tile, step.joined_slot, at, turn) for turn in (0, 1, -1)]
-    ranked = sorted(enumerate(shapes), key=lambda item: (_outside(item[1][0]), item[0]))
+    ranked = sorted(enumerate(shapes), key=lambda item: (_outward(item[1]), item[0]))
     return [shape for _, shape in ranked]
 
 
@@ -738,18 +747,26 @@ def arrange(layout: object) -> Arrangement:
         shapes = search.run(strict=False, budget=_BUDGET)
     if shapes is None:
         shapes, apart = search.greedy()
-    spinners = _read_spinners(layout, set(shapes), notes)
+    loose = _loose_row(tree.loose, shapes)
+    spinners = _read_spinners(layout, set(shapes) | set(loose), notes)
     placed = {
         tile: PlacedTile(
-            tile, rect, halves, tuple(sorted(exits.items())), axis, spinner=tile in spinners
+            tile,
+            rect,
+            halves,
+            tuple(sorted(exits.items())),
+            axis,
+            spinner=tile in spinners,
+            loose=tile in loose,
         )
-        for tile, (rect, halves, exits, axis) in shapes.items()
+        for tile, (rect, halves, exits, axis) in (shapes | loose).items()
     }
     joints = []
     for table, joined in tree.connections:
         parent, child = placed[table.tile], placed[joined.tile]
         start = parent.exit(table.slot)
-        assert start is not None  # a slot joined to a child is never the parent's own joint
+        if start is None:  # cannot happen: a slot joined to a child is never the parent's own
+            continue
         end = _back(child, joined.slot)
         joints.append(
             Joint(
@@ -772,12 +789,28 @@ def arrange(layout: object) -> Arrangement:
     if "sum" in layout and not _is_int(total):
         notes.add(f"sum: {brief(total)} is not a whole number")
     return Arrangement(
-        tuple(placed[t] for t in shapes),
+        tuple(placed.values()),
         tuple(joints),
         markers,
         total if _is_int(total) else None,
         notes.result(),
     )
+
+
+def _loose_row(tiles: list[Tile], shapes: dict[Tile, _Shape]) -> dict[Tile, _Shape]:
+    """The tiles joined to nothing, in a row under the others, with room for their markers."""
+    rects = [shape[0] for shape in shapes.values()]
+    x = min((r.x0 for r in rects), default=0) + 2
+    y = max((r.y1 for r in rects), default=-5) + 5
+    row: dict[Tile, _Shape] = {}
+    for tile in tiles:
+        if tile.is_double:
+            row[tile] = _double(tile, Slot.LINE_A, Exit((x, y), _E), mirror=False, opening=True)
+        else:
+            rect, halves, exits, axis = _single(tile, Slot.LOW, Exit((x, y), _E), 0)
+            row[tile] = (rect, halves, {Slot.LOW: Exit((x, y), _W), **exits}, axis)
+        x = row[tile][0].x1 + 2 * HALF
+    return row
 
 
 def _back(placed: PlacedTile, joined: Slot) -> Vec:
