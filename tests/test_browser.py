@@ -2,8 +2,8 @@
 
 Each page must load without a console error, an uncaught exception, a logged error or a failed
 load, fetch nothing (the pages need no network), and show what it is for: the report its
-conclusion, counts, rule rows and the failing layouts drawn. A screenshot of each page is kept
-under ``artifacts/`` for CI.
+conclusion, counts, rule rows and the failing layouts drawn; the site its rule index and a rule
+with the diagrams of its cases. A screenshot of each page is kept under ``artifacts/`` for CI.
 
 Without Chromium (Debian's ``chromium``, installed by ``.ci/run``) the tests are skipped, except
 under CI (the environment variable ``CI`` set), where a missing browser is a failure.
@@ -23,6 +23,8 @@ from fiveup.harness.certify import Run, Verdict, certify
 from fiveup.harness.corpus import load_corpus
 from fiveup.harness.report import conclusion_line, summaries
 from fiveup.harness.report_html import MAX_DIAGRAMS, html_report
+from fiveup.harness.rules import spec_rules
+from fiveup.site.build import write_site
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
@@ -82,3 +84,20 @@ def test_browser_a_report_with_failures_shows_its_verdict_counts_rules_and_layou
     assert browser.evaluate("document.querySelectorAll('article.case').length") == len(failing)
     assert browser.evaluate(_VISIBLE_SVGS) == 2 * MAX_DIAGRAMS
     assert "CNT-1" in browser.evaluate("document.getElementById('rule-CNT-1').innerText")
+
+
+def test_browser_the_spec_site_shows_the_rule_index_and_a_rule_with_its_diagrams(
+    browser: Browser, tmp_path: Path
+) -> None:
+    write_site(tmp_path / "site")
+    _open(browser, tmp_path / "site" / "index.html", "spec-site-index.png")
+    rows = browser.evaluate("document.querySelectorAll('table.rules tbody tr').length")
+    assert rows == len(spec_rules())
+    seen = browser.evaluate("document.body.innerText")
+    assert "CNT-3" in seen and "Open questions" in seen
+    _open(browser, tmp_path / "site" / "rules" / "CNT-3.html", "spec-site-rule-CNT-3.png")
+    cases = browser.evaluate("document.querySelectorAll('article.case').length")
+    assert cases > 5
+    assert browser.evaluate(_VISIBLE_SVGS) >= 5
+    shown = browser.evaluate("document.querySelector('table.traceability').innerText")
+    assert "Italiano" in shown and "Suomi" in shown and "Deutsch" in shown

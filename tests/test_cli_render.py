@@ -226,3 +226,34 @@ def test_render_observation_with_fixtures_is_exit_2(tmp_path: Path) -> None:
     path = write(tmp_path, {"sum": 5})
     code, _, err = run("render", "--observation", str(path), "--fixtures", str(tmp_path))
     assert code == 2 and "--fixtures has no use with --observation" in err
+
+
+def test_render_spec_writes_the_site_into_the_out_folder(tmp_path: Path) -> None:
+    code, out, err = run("render", "spec", "--out", str(tmp_path / "site"))
+    assert code == 0, err
+    index = tmp_path / "site" / "index.html"
+    assert out == f"wrote {len(list((tmp_path / 'site').rglob('*.*')))} files; open {index}\n"
+    assert "CNT-3" in index.read_text(encoding="utf-8")
+    assert (tmp_path / "site" / "rules" / "CNT-3.html").is_file()
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["render", "spec"], "render spec needs --out DIR"),
+        (["render", "doc.layout.branches-1-2", "--out", "x"], "--out has a use only with spec"),
+        (["render", "spec", "--out", "x", "--fixtures", "fixtures"], "--fixtures has no use"),
+    ],
+)
+def test_render_spec_mistakes_exit_2(args: list[str], words: str) -> None:
+    code, out, err = run(*args)
+    assert code == 2 and out == ""
+    assert words in err and "Traceback" not in err
+
+
+def test_render_spec_onto_a_file_exits_2_and_leaves_it(tmp_path: Path) -> None:
+    target = tmp_path / "taken"
+    target.write_text("mine")
+    code, _, err = run("render", "spec", "--out", str(target))
+    assert code == 2 and f"--out {target}: not a folder" in err
+    assert target.read_text() == "mine"

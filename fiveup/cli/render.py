@@ -28,10 +28,13 @@ from fiveup.harness.corpus import Case, load_corpus
 from fiveup.harness.levels import LEVELS
 from fiveup.harness.selection import select
 from fiveup.render.text import LANGS, Lang, describe
+from fiveup.site.build import write_site
 
 from .common import Streams, add_fixtures_option, shown
 
 NAME = "render"
+SPEC: Final = "spec"
+"""The word in place of a case ID that writes the spec site (no case ID is one word)."""
 HELP = "describe a case's layout (or an engine's) as the documents do, in it, fi, de or en"
 
 MAX_OBSERVATION_BYTES: Final = 1 << 20
@@ -60,7 +63,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "case",
         nargs="?",
         metavar="CASE_ID",
-        help="the case whose table to render (see fiveup list)",
+        help="the case whose table to render (see fiveup list), or the word spec to write "
+        "the spec as a static site (with --out DIR)",
     )
     what.add_argument(
         "--all", action="store_true", help="render every case that has a table, each after its ID"
@@ -80,6 +84,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "(default: en)",
     )
     add_fixtures_option(parser)
+    parser.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="with spec: the folder to write the site into (index.html and a page per rule)",
+    )
 
 
 # --------------------------------------------------------------------------- what to render
@@ -242,8 +252,23 @@ def text(rendered: list[Item], lang: Lang, *, labelled: bool) -> str:
     return "\n".join(f"{i.label}\n{describe(i.layout, lang, credit=i.credit)}\n" for i in rendered)
 
 
+def _write_spec(args: argparse.Namespace, streams: Streams) -> int:
+    """``fiveup render spec --out DIR``: the spec site of the bundled spec and corpus."""
+    if args.out is None:
+        raise UsageError("render spec needs --out DIR: the folder to write the site into")
+    if args.fixtures:
+        raise UsageError("--fixtures has no use with spec: the site shows the bundled corpus")
+    written = write_site(args.out)
+    streams.stdout.write(f"wrote {len(written)} files; open {shown(args.out / 'index.html')}\n")
+    return 0
+
+
 def run(args: argparse.Namespace, streams: Streams) -> int:
-    """Print the description of each layout asked for."""
+    """Print the description of each layout asked for, or write the spec site."""
+    if args.case == SPEC:
+        return _write_spec(args, streams)
+    if args.out is not None:
+        raise UsageError("--out has a use only with spec: fiveup render spec --out DIR")
     rendered = items(args)
     streams.stdout.write(text(rendered, Lang(args.lang), labelled=args.all))
     return 0

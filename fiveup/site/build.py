@@ -1,0 +1,539 @@
+"""The spec site: static XHTML pages that need no network, written by :func:`write_site`.
+
+``index.html`` lists every rule of ``spec/rules.md`` by section with a one-line summary; each
+rule has its page ``rules/<ID>.html`` with its text, the sentences of the three documents that
+state it (``spec/traceability.yaml``), the open questions it decides and every case that checks
+it, each with its diagram and description. ``worked-examples.html`` draws the documents' worked
+positions with their descriptions in four languages, ``open-questions.html`` lists under each
+decision the rules it affects and the cases that depend on it, and the other spec files become
+pages of their own. The fixture files are copied beside the pages, so a case links to its file.
+
+The pages are built from the bundled spec and corpus only, in a fixed order, with the style sheet
+and the diagrams inline: the same suite writes the same bytes.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib.resources
+import re
+import shutil
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from fiveup import SUITE_VERSION
+from fiveup.contract.engine import JSON, Level
+from fiveup.errors import UsageError
+from fiveup.harness.corpus import Case, Corpus, bundled_fixture_dir, load_corpus
+from fiveup.harness.levels import LEVELS
+from fiveup.harness.rules import Rule, Section, spec_rules, spec_sections
+from fiveup.harness.sources import printable
+from fiveup.harness.traceability import LANGUAGES, Trace, TraceKind, load
+from fiveup.render.svg import layout_svg
+from fiveup.render.text import Lang, describe
+
+from .markdown import Links, inline, render
+
+__all__ = [
+    "PAGES",
+    "WORKED_EXAMPLES",
+    "Draw",
+    "Site",
+    "case_anchor",
+    "draw",
+    "layout_of",
+    "pages",
+    "write_site",
+]
+
+Draw = Callable[[Mapping[str, JSON], str, str, int | None], str]
+"""Draws a layout as an SVG document: ``(layout, title, description, credit)``."""
+
+WORKED_EXAMPLES: Final = "fixtures/layout/worked-examples.yaml"
+"""The corpus file of the documents' worked layout positions."""
+PAGES: Final = {
+    "open-questions.md": "open-questions.html",
+    "terms.md": "terms.html",
+    "protocol.md": "protocol.html",
+    "fixtures.md": "fixture-format.html",
+}
+"""The spec files that become pages of their own, and the page of each."""
+_LANG_NAMES: Final = {"it": "Italiano", "fi": "Suomi", "de": "Deutsch", "en": "English"}
+_RULE_ID_RE: Final = re.compile(r"\b[A-Z]{3}-[1-9]\d*\b")
+
+_STYLE: Final = """
+body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:64em;padding:0 1em;color:#222;
+line-height:1.45}
+nav{font-size:.9em;border-bottom:1px solid #ccc;padding-bottom:.4em;margin-bottom:1em}
+nav a{margin-right:1em}
+h1{font-size:1.6em}h2{font-size:1.25em;margin-top:1.8em;border-bottom:1px solid #ddd}
+h3{font-size:1.05em;margin:0 0 .3em}
+table{border-collapse:collapse;margin:.6em 0}
+th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}
+td.n{text-align:right}
+code{font-family:ui-monospace,monospace;font-size:.92em}
+pre{background:#f6f6f6;padding:.5em;overflow:auto}
+.rule-text{font-size:1.1em;background:#f4f7fb;border-left:4px solid #4a78b5;padding:.5em .8em}
+.kind{display:inline-block;border-radius:3px;padding:0 .4em;font-size:.85em;color:#fff}
+.kind.restates{background:#3c7d3c}.kind.decision{background:#a0522d}
+.kind.both{background:#6a5acd}.kind.conduct{background:#777}
+article.case{border:1px solid #ccc;border-radius:4px;padding:.6em .8em;margin:1em 0}
+.meta{font-size:.9em;color:#444}
+figure{margin:.5em 0;overflow:auto}figure svg{max-width:100%;height:auto}
+figcaption{font-size:.92em;color:#333;margin-top:.3em}
+dl.langs dt{font-weight:bold;margin-top:.3em}dl.langs dd{margin-left:1em}
+.none{color:#777;font-style:italic}
+"""
+
+
+def draw(layout: Mapping[str, JSON], title: str, desc: str, credit: int | None) -> str:
+    """The diagram of a layout (:func:`fiveup.render.svg.layout_svg`)."""
+    return layout_svg(layout, title=title, desc=desc, credit=credit)
+
+
+def case_anchor(case_id: str) -> str:
+    """The anchor of a case on a page: ``case-`` and its ID."""
+    return "case-" + "".join(c if c.isalnum() or c in "-_." else "_" for c in case_id)
+
+
+def _credit(steps: JSON, *, events: bool) -> int | None:
+    if not isinstance(steps, list) or not steps or not isinstance(steps[-1], dict):
+        return None
+    last = steps[-1]
+    credit = last.get("credit")
+    if events and "play" not in last:
+        return None
+    return credit if isinstance(credit, int) and not isinstance(credit, bool) else None
+
+
+def layout_of(case: Case) -> tuple[Mapping[str, JSON], int | None] | None:
+    """The layout a case expects and the credit of the placement that led to it, or None."""
+    layout = LEVELS[case.level].layout_of(dict(case.expect))
+    if not isinstance(layout, dict):
+        return None
+    if case.level is Level.LAYOUT:
+        return layout, _credit(case.expect.get("steps"), events=False)
+    if case.level is Level.ROUND:
+        return layout, _credit(case.expect.get("events"), events=True)
+    return layout, None
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _questions_text() -> str:
+    return importlib.resources.files("fiveup.spec").joinpath("open-questions.md").read_text("utf-8")
+
+
+def _spec_text(name: str) -> str:
+    return importlib.resources.files("fiveup.spec").joinpath(name).read_text("utf-8")
+
+
+def _split_questions(markdown: str) -> tuple[str, list[tuple[str, str]], str]:
+    """The register's preamble, each ``## OQ-n`` entry with its ID, and what follows them."""
+    chunks = re.split(r"(?m)^(?=## )", markdown)
+    head = chunks[0]
+    entries: list[tuple[str, str]] = []
+    tail: list[str] = []
+    for chunk in chunks[1:]:
+        m = re.match(r"## (OQ-[1-9]\d*):", chunk)
+        if m and not tail:
+            entries.append((m[1], chunk))
+        else:
+            tail.append(chunk)
+    return head, entries, "".join(tail)
+
+
+def _summary(rule: Rule, limit: int = 150) -> str:
+    """The rule's first sentence as plain text, cut at a word when it is long."""
+    text = re.sub(r"\*\(conduct\)\*\s*", "", rule.text)
+    text = re.sub(r"[`*]", "", re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", text))
+    first = re.split(r"(?<=[.;:])\s", text, maxsplit=1)[0]
+    if len(first) <= limit:
+        return first
+    return first[:limit].rsplit(" ", 1)[0] + " ..."
+
+
+@dataclass
+class Site:
+    """What the pages are built from, and the links between rules, cases and questions."""
+
+    corpus: Corpus
+    rules: Mapping[str, Rule]
+    sections: Mapping[str, Section]
+    traces: Mapping[str, Trace]
+    draw: Draw | None
+    questions: list[tuple[str, str]] = field(default_factory=list)
+    cases_of_rule: dict[str, list[Case]] = field(default_factory=dict)
+    cases_of_question: dict[str, list[Case]] = field(default_factory=dict)
+    rules_of_question: dict[str, list[str]] = field(default_factory=dict)
+    questions_of_rule: dict[str, list[str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _, self.questions, _ = _split_questions(_questions_text())
+        known = set(self.rules)
+        self.cases_of_rule = {rule: [] for rule in self.rules}
+        for case in self.corpus.cases:
+            for rule in dict.fromkeys(case.rules):
+                self.cases_of_rule.setdefault(rule, []).append(case)
+            for question in case.decisions:
+                self.cases_of_question.setdefault(question, []).append(case)
+        order = list(self.rules)
+        for question, chunk in self.questions:
+            named = {r for r in _RULE_ID_RE.findall(_rules_line(chunk)) if r in known}
+            named |= {r for r, t in self.traces.items() if question in t.decisions}
+            self.rules_of_question[question] = sorted(named, key=order.index)
+        for question, rules in self.rules_of_question.items():
+            for rule in rules:
+                self.questions_of_rule.setdefault(rule, []).append(question)
+
+    # ------------------------------------------------------------------ links
+
+    def rule_href(self, rule: str, depth: int) -> str:
+        """The page of a rule, from a page ``depth`` folders down."""
+        return f"{'../' * depth}rules/{rule}.html"
+
+    def case_href(self, case: Case, depth: int) -> str:
+        """Where a case is told in full: on the page of its primary rule."""
+        return f"{self.rule_href(case.primary_rule, depth)}#{case_anchor(case.id)}"
+
+    def question_href(self, question: str, depth: int) -> str:
+        """The entry of an open question."""
+        return f"{'../' * depth}open-questions.html#{question}"
+
+    def links(self, depth: int) -> Links:
+        """How the Markdown of a page ``depth`` folders down links to the rest of the site."""
+        up = "../" * depth
+        questions = {q for q, _ in self.questions}
+
+        def link_id(ident: str) -> str | None:
+            if ident in self.rules:
+                return self.rule_href(ident, depth)
+            if ident in questions:
+                return self.question_href(ident, depth)
+            return None
+
+        def resolve(url: str) -> str | None:
+            if url.startswith(("http://", "https://")):
+                return url
+            name, _, fragment = url.partition("#")
+            name = name.removeprefix("./")
+            if name in ("rules.md", "README.md"):
+                return f"{up}index.html"
+            if name not in PAGES and name:
+                return None
+            page = f"{up}{PAGES[name]}" if name else ""
+            wanted = fragment.upper()
+            if wanted in questions:
+                return f"{page or up + 'open-questions.html'}#{wanted}"
+            return page or None
+
+        return Links(resolve, link_id)
+
+
+def _rules_line(chunk: str) -> str:
+    m = re.search(r"(?ms)^- \*\*Rules\.\*\*(.*?)(?=^- \*\*|\Z)", chunk)
+    return m[1] if m else ""
+
+
+# --------------------------------------------------------------------------- page parts
+
+
+def _document(title: str, body: str, depth: int) -> str:
+    up = "../" * depth
+    nav = (
+        f'<nav><a href="{up}index.html">Rule index</a>'
+        f'<a href="{up}worked-examples.html">Worked examples</a>'
+        f'<a href="{up}open-questions.html">Open questions</a>'
+        f'<a href="{up}terms.html">Terms</a><a href="{up}protocol.html">Protocol</a>'
+        f'<a href="{up}fixture-format.html">Fixture format</a></nav>'
+    )
+    return (
+        "<!DOCTYPE html>\n"
+        '<html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><meta charset="utf-8"/>\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1"/>\n'
+        f"<title>{_e(title)}</title><style>{_STYLE}</style></head>\n"
+        f"<body>{nav}\n{body}\n"
+        f'<footer><p class="meta">Five Up conformance suite {_e(SUITE_VERSION)}</p></footer>'
+        "</body></html>\n"
+    )
+
+
+def _svg(site: Site, layout: Mapping[str, JSON], title: str, desc: str, credit: int | None) -> str:
+    if site.draw is None:
+        return ""
+    svg = site.draw(layout, title, desc, credit)
+    return svg.split("?>", 1)[1].lstrip() if svg.startswith("<?xml") else svg
+
+
+def _diagram(site: Site, case: Case) -> str:
+    found = layout_of(case)
+    if found is None:
+        return ""
+    layout, credit = found
+    desc = describe(layout, Lang.EN, credit=credit)
+    svg = _svg(site, layout, case.id, desc, credit)
+    return f'<figure class="diagram">{svg}<figcaption>{_e(desc)}</figcaption></figure>'
+
+
+def _id_links(site: Site, ids: Sequence[str], depth: int) -> str:
+    links = site.links(depth)
+    return ", ".join(f'<a href="{_e(links.link_id(i) or "")}">{_e(i)}</a>' for i in ids)
+
+
+def _given(case: Case) -> str:
+    script = LEVELS[case.level].script
+    steps = case.given.get(script) if script else None
+    if isinstance(steps, list) and all(isinstance(s, str) for s in steps):
+        shown = " ".join(str(s) for s in steps)
+        return f'<p class="meta">{_e(script)}: <code>{_e(shown)}</code></p>'
+    return ""
+
+
+def _case_block(site: Site, case: Case, depth: int) -> str:
+    up = "../" * depth
+    decisions = case.decisions
+    meta = [
+        f"level <b>{_e(case.level.value)}</b>",
+        f"rules {_id_links(site, case.rules, depth)}",
+        f'fixture <a href="{up}{_e(case.file)}">{_e(case.file)}</a> line {case.line}',
+    ]
+    if decisions:
+        meta.append(f"depends on {_id_links(site, decisions, depth)}")
+    description = (
+        f"<p>{inline(case.description, site.links(depth))}</p>" if case.description else ""
+    )
+    return (
+        f'<article class="case" id="{case_anchor(case.id)}">'
+        f"<h3><code>{_e(case.id)}</code></h3><p>{_e(case.title)}</p>"
+        f'<p class="meta">{"; ".join(meta)}</p>{description}{_given(case)}'
+        f"{_diagram(site, case)}</article>"
+    )
+
+
+def _trace_table(site: Site, rule: Rule, depth: int) -> str:
+    trace = site.traces.get(rule.id)
+    if trace is None:
+        return '<p class="none">No entry in the traceability table.</p>'
+    kind = trace.kind.value
+    words = {
+        TraceKind.RESTATES: "restates the documents",
+        TraceKind.DECISION: "the suite's decision",
+        TraceKind.BOTH: "restates the documents and adds a decision",
+    }[trace.kind]
+    rows = []
+    for lang in LANGUAGES:
+        sentences = trace.sentences.get(lang, ())
+        cell = (
+            "".join(f'<p lang="{lang}">{_e(s)}</p>' for s in sentences)
+            if sentences
+            else '<span class="none">no sentence</span>'
+        )
+        rows.append(f"<tr><th>{_e(_LANG_NAMES[lang])}</th><td>{cell}</td></tr>")
+    decided = (
+        f"<p>Decides {_id_links(site, trace.decisions, depth)}.</p>" if trace.decisions else ""
+    )
+    note = f"<p>{inline(trace.note, site.links(depth))}</p>" if trace.note else ""
+    return (
+        f'<p><span class="kind {kind}" id="kind">{_e(kind)}</span> {_e(words)}</p>{decided}'
+        f'<table class="traceability"><thead><tr><th>document</th><th>sentences</th></tr>'
+        f"</thead><tbody>{''.join(rows)}</tbody></table>{note}"
+    )
+
+
+# --------------------------------------------------------------------------- pages
+
+
+def _index(site: Site) -> str:
+    checkable = [r for r in site.rules.values() if r.checkable]
+    parts = [
+        "<h1>Five Up: the spec</h1>",
+        f"<p>Suite version {_e(SUITE_VERSION)}: {len(site.rules)} rules ({len(checkable)} "
+        f"checked by the fixtures), {len(site.corpus.cases)} cases, {len(site.questions)} open "
+        "questions.</p>",
+        '<p>See also: <a href="worked-examples.html">the worked examples</a>, '
+        '<a href="open-questions.html">the open questions</a>, '
+        '<a href="terms.html">terms and notation</a>, <a href="protocol.html">the protocol</a>, '
+        '<a href="fixture-format.html">the fixture format</a>.</p>',
+    ]
+    for prefix, section in site.sections.items():
+        rules = [r for r in site.rules.values() if r.section == prefix]
+        parts.append(f'<h2 id="{_e(prefix)}">{_e(prefix)}: {_e(section.title)}</h2>')
+        parts.append(
+            '<table class="rules"><thead><tr><th>rule</th><th>summary</th><th>cases</th>'
+            "<th>documents</th></tr></thead><tbody>"
+        )
+        for rule in rules:
+            cases = site.cases_of_rule.get(rule.id, [])
+            trace = site.traces.get(rule.id)
+            kind = trace.kind.value if trace else ""
+            badge = f'<span class="kind {kind}">{kind}</span>' if kind else ""
+            if not rule.checkable:
+                badge += ' <span class="kind conduct">conduct</span>'
+            count = (
+                f'<a href="rules/{rule.id}.html#cases">{len(cases)}</a>'
+                if cases
+                else '<span class="none">0</span>'
+            )
+            parts.append(
+                f'<tr id="rule-{rule.id}"><td><a href="rules/{rule.id}.html">{rule.id}</a></td>'
+                f'<td>{_e(_summary(rule))}</td><td class="n">{count}</td><td>{badge}</td></tr>'
+            )
+        parts.append("</tbody></table>")
+    return _document(f"Five Up spec {SUITE_VERSION}: rule index", "\n".join(parts), 0)
+
+
+def _rule_page(site: Site, rule: Rule, before: str | None, after: str | None) -> str:
+    links = site.links(1)
+    cases = site.cases_of_rule.get(rule.id, [])
+    conduct = (
+        '<p><span class="kind conduct">conduct</span> governs the table and cannot be observed '
+        "through an engine: no case checks it.</p>"
+        if not rule.checkable
+        else ""
+    )
+    questions = site.questions_of_rule.get(rule.id, [])
+    asked = (
+        f"<p>Open questions: {_id_links(site, questions, 1)}.</p>"
+        if questions
+        else '<p class="none">No open question names this rule.</p>'
+    )
+    steps = []
+    if before:
+        steps.append(f'<a href="{before}.html" rel="prev">previous: {before}</a>')
+    if after:
+        steps.append(f'<a href="{after}.html" rel="next">next: {after}</a>')
+    body = [
+        f'<p class="meta"><a href="../index.html#{rule.section}">{_e(rule.section)}: '
+        f"{_e(rule.title)}</a> {' '.join(steps)}</p>",
+        f'<h1 id="{rule.id}">{rule.id}</h1>',
+        f'<p class="rule-text">{inline(rule.text, links)}</p>',
+        conduct,
+        '<h2 id="documents">In the documents</h2>',
+        _trace_table(site, rule, 1),
+        asked,
+        f'<h2 id="cases">Cases that check it ({len(cases)})</h2>',
+        *(_case_block(site, case, 1) for case in cases),
+    ]
+    if not cases:
+        body.append('<p class="none">No case checks this rule.</p>')
+    return _document(f"{rule.id}: {_summary(rule, 80)}", "\n".join(body), 1)
+
+
+def _worked_examples(site: Site) -> str:
+    cases = [c for c in site.corpus.cases if c.file == WORKED_EXAMPLES]
+    body = [
+        "<h1>The documents' worked examples</h1>",
+        f"<p>{len(cases)} positions of the rule documents, transcribed in "
+        f'<a href="{_e(WORKED_EXAMPLES)}">{_e(WORKED_EXAMPLES)}</a>: each drawn, and described as '
+        "the Italian, Finnish and German documents describe it, and in English as the spec "
+        "does.</p>",
+    ]
+    for case in cases:
+        found = layout_of(case)
+        figure = ""
+        if found is not None:
+            layout, credit = found
+            descriptions = {lang: describe(layout, lang, credit=credit) for lang in Lang}
+            svg = _svg(site, layout, case.id, descriptions[Lang.EN], credit)
+            langs = "".join(
+                f'<dt>{_e(_LANG_NAMES[lang.value])}</dt><dd lang="{lang.value}">{_e(text)}</dd>'
+                for lang, text in descriptions.items()
+            )
+            figure = f'<figure class="diagram">{svg}</figure><dl class="langs">{langs}</dl>'
+        example = case.provenance.get("example")
+        label = f"<p><q>{_e(example)}</q></p>" if isinstance(example, str) else ""
+        body.append(
+            f'<article class="case" id="{case_anchor(case.id)}">'
+            f'<h2><a href="{_e(site.case_href(case, 0))}"><code>{_e(case.id)}</code></a></h2>'
+            f"<p>{_e(case.title)}</p>{label}"
+            f'<p class="meta">rules {_id_links(site, case.rules, 0)}</p>{figure}</article>'
+        )
+    return _document("Five Up spec: the worked examples", "\n".join(body), 0)
+
+
+def _questions_page(site: Site) -> str:
+    links = site.links(0)
+    head, _, tail = _split_questions(_questions_text())
+    body = [render(head, links)]
+    for question, chunk in site.questions:
+        body.append(render(chunk, links))
+        rules = site.rules_of_question.get(question, [])
+        cases = site.cases_of_question.get(question, [])
+        body.append(
+            f"<p><b>Rules affected:</b> {_id_links(site, rules, 0)}.</p>"
+            if rules
+            else '<p class="none">No rule names this question.</p>'
+        )
+        if cases:
+            items = "".join(
+                f'<li><a href="{_e(site.case_href(c, 0))}"><code>{_e(c.id)}</code></a> '
+                f"{_e(c.title)}</li>"
+                for c in cases
+            )
+            body.append(
+                f"<p><b>Cases that depend on this decision ({len(cases)}):</b></p>"
+                f'<ul class="dependent" id="cases-{question}">{items}</ul>'
+            )
+        else:
+            body.append('<p class="none">No case depends on this decision.</p>')
+    body.append(render(tail, links))
+    return _document("Five Up spec: open questions", "\n".join(body), 0)
+
+
+def _spec_page(site: Site, name: str) -> str:
+    text = _spec_text(name)
+    title = text.splitlines()[0].lstrip("# ").strip() if text else name
+    return _document(f"Five Up spec: {title}", render(text, site.links(0)), 0)
+
+
+def pages(site: Site) -> dict[str, str]:
+    """Every page of the site by its path under the site's folder."""
+    out = {"index.html": _index(site), "worked-examples.html": _worked_examples(site)}
+    out["open-questions.html"] = _questions_page(site)
+    for name, page in PAGES.items():
+        if name != "open-questions.md":
+            out[page] = _spec_page(site, name)
+    ids = list(site.rules)
+    for i, rule_id in enumerate(ids):
+        before = ids[i - 1] if i else None
+        after = ids[i + 1] if i + 1 < len(ids) else None
+        out[f"rules/{rule_id}.html"] = _rule_page(site, site.rules[rule_id], before, after)
+    return out
+
+
+def _fixture_sources(corpus: Corpus) -> dict[str, Path]:
+    root = bundled_fixture_dir().parent
+    return {name: root / name for name in corpus.files if (root / name).is_file()}
+
+
+def write_site(out: Path, *, draw: Draw | None = draw, corpus: Corpus | None = None) -> list[Path]:
+    """Write the site into the folder ``out`` (made if missing); the files written, in order.
+
+    Every page is built before the first is written, so a failure leaves nothing half-made.
+    """
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {printable(str(out))}: not a folder")
+    site = Site(corpus or load_corpus(), spec_rules(), spec_sections(), load(), draw)
+    built = pages(site)
+    sources = _fixture_sources(site.corpus)
+    written: list[Path] = []
+    try:
+        for name, text in built.items():
+            target = out / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+            written.append(target)
+        for name, source in sources.items():
+            target = out / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+            written.append(target)
+    except OSError as exc:
+        raise UsageError(
+            f"--out {printable(str(out))}: cannot write: {exc.strerror or exc}"
+        ) from None
+    return written

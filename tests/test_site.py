@@ -1,0 +1,199 @@
+"""The spec site: every page well-formed, every link landing, every rule with its cases.
+
+The site is built once from the bundled spec and corpus; the tests read it as a person
+following links would: from the index to every rule, from a rule to its cases, the documents'
+sentences and the open questions it decides, and back.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from urllib.parse import urldefrag
+
+import pytest
+
+from fiveup.errors import UsageError
+from fiveup.harness.corpus import Case, load_corpus
+from fiveup.harness.rules import spec_rules
+from fiveup.harness.traceability import load
+from fiveup.site.build import WORKED_EXAMPLES, case_anchor, layout_of, write_site
+
+X = "{http://www.w3.org/1999/xhtml}"
+SVG = "{http://www.w3.org/2000/svg}svg"
+CORPUS = load_corpus()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    write_site(out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def pages(site: Path) -> dict[Path, ET.Element]:
+    """Every page parsed as XML (it must be well-formed XHTML below its doctype)."""
+    parsed = {}
+    for path in sorted(site.rglob("*.html")):
+        text = path.read_text(encoding="utf-8")
+        assert text.startswith("<!DOCTYPE html>\n"), path
+        parsed[path] = ET.fromstring(text.removeprefix("<!DOCTYPE html>\n"))
+    return parsed
+
+
+def ids(root: ET.Element) -> set[str]:
+    return {e.get("id") or "" for e in root.iter()} - {""}
+
+
+def article(root: ET.Element, case: Case) -> ET.Element:
+    found = [a for a in root.iter(f"{X}article") if a.get("id") == case_anchor(case.id)]
+    assert len(found) == 1, case.id
+    return found[0]
+
+
+def hrefs(root: ET.Element) -> list[str]:
+    return [a.get("href") or "" for a in root.iter(f"{X}a")]
+
+
+def test_fiveup_site_build_every_page_is_wellformed_with_unique_anchors(
+    pages: dict[Path, ET.Element], site: Path
+) -> None:
+    names = {p.relative_to(site).as_posix() for p in pages}
+    assert {"index.html", "worked-examples.html", "open-questions.html", "terms.html"} <= names
+    assert {f"rules/{rule}.html" for rule in spec_rules()} <= names
+    for path, root in pages.items():
+        every = [e.get("id") for e in root.iter() if e.get("id") and e.tag != SVG]
+        every = [i for i in every if not (i or "").startswith("fiveup-")]
+        assert len(every) == len(set(every)), path
+
+
+def test_fiveup_site_build_every_internal_link_lands_on_a_file_and_an_anchor(
+    pages: dict[Path, ET.Element],
+) -> None:
+    anchors = {path.resolve(): ids(root) for path, root in pages.items()}
+    broken = []
+    count = 0
+    for path, root in pages.items():
+        for href in hrefs(root):
+            if href.startswith(("http://", "https://")):
+                continue
+            count += 1
+            name, fragment = urldefrag(href)
+            target = (path.parent / name).resolve() if name else path.resolve()
+            if not target.is_file():
+                broken.append(f"{path.name}: {href} (no file)")
+            elif fragment and target.suffix == ".html" and fragment not in anchors[target]:
+                broken.append(f"{path.name}: {href} (no anchor)")
+    assert count > 5000
+    assert broken == []
+
+
+def test_fiveup_site_build_the_index_lists_every_rule_and_links_checkable_ones_to_cases(
+    pages: dict[Path, ET.Element], site: Path
+) -> None:
+    index = pages[site / "index.html"]
+    rows = {r.get("id"): r for r in index.iter(f"{X}tr") if r.get("id")}
+    for rule in spec_rules().values():
+        row = rows[f"rule-{rule.id}"]
+        cells = list(row.iter(f"{X}td"))
+        assert "".join(cells[1].itertext()).strip(), rule.id  # a summary
+        if rule.checkable:
+            assert f"rules/{rule.id}.html#cases" in hrefs(row), rule.id
+        else:
+            assert "conduct" in "".join(cells[3].itertext())
+    assert {"open-questions.html", "terms.html", "protocol.html"} <= set(hrefs(index))
+
+
+def test_fiveup_site_build_every_rule_page_shows_every_case_that_checks_it_with_a_diagram(
+    pages: dict[Path, ET.Element], site: Path
+) -> None:
+    for rule in spec_rules().values():
+        root = pages[site / "rules" / f"{rule.id}.html"]
+        checking = [c for c in CORPUS.cases if rule.id in c.rules]
+        articles = [a for a in root.iter(f"{X}article")]
+        assert len(articles) == len(checking), rule.id
+        if rule.checkable:
+            assert checking, f"{rule.id} is checkable and no case checks it"
+        for case in checking:
+            block = article(root, case)
+            text = "".join(block.itertext())
+            assert case.id in text and case.title in text and case.level.value in text
+            assert f"../{case.file}" in hrefs(block)
+            assert all(f"../rules/{r}.html" in hrefs(block) for r in case.rules)
+            drawn = list(block.iter(SVG))
+            assert len(drawn) == (1 if layout_of(case) else 0), case.id
+    assert len([c for c in CORPUS.cases if layout_of(c) is not None]) > 50
+
+
+def test_fiveup_site_build_the_traceability_table_gives_three_languages_and_the_kind(
+    pages: dict[Path, ET.Element], site: Path
+) -> None:
+    traces = load()
+    for rule_id, trace in traces.items():
+        root = pages[site / "rules" / f"{rule_id}.html"]
+        tables = [t for t in root.iter(f"{X}table") if t.get("class") == "traceability"]
+        assert len(tables) == 1
+        text = "".join(tables[0].itertext())
+        assert all(lang in text for lang in ("Italiano", "Suomi", "Deutsch"))
+        for lang, sentences in trace.sentences.items():
+            assert all(s in text for s in sentences), (rule_id, lang)
+        kind = next(e for e in root.iter() if e.get("id") == "kind")
+        assert kind.text == trace.kind.value
+        for question in trace.decisions:
+            assert f"../open-questions.html#{question}" in hrefs(root)
+
+
+def test_fiveup_site_build_open_questions_list_their_rules_and_dependent_cases(
+    pages: dict[Path, ET.Element], site: Path
+) -> None:
+    root = pages[site / "open-questions.html"]
+    dependent = [c for c in CORPUS.cases if c.decisions]
+    assert dependent
+    lists = {u.get("id"): u for u in root.iter(f"{X}ul") if (u.get("id") or "").startswith("c")}
+    for case in dependent:
+        for question in case.decisions:
+            href = f"rules/{case.primary_rule}.html#{case_anchor(case.id)}"
+            assert href in hrefs(lists[f"cases-{question}"]), (case.id, question)
+            rule_page = pages[site / "rules" / f"{case.primary_rule}.html"]
+            assert f"../open-questions.html#{question}" in hrefs(article(rule_page, case))
+    traces = load()
+    for rule_id, trace in traces.items():
+        for question in trace.decisions:
+            assert question in ids(root)
+            assert f"rules/{rule_id}.html" in hrefs(root)
+
+
+def test_fiveup_site_build_the_worked_examples_are_drawn_and_described_in_four_languages(
+    pages: dict[Path, ET.Element], site: Path
+) -> None:
+    root = pages[site / "worked-examples.html"]
+    examples = [c for c in CORPUS.cases if c.file == WORKED_EXAMPLES]
+    assert len(examples) >= 11
+    for case in examples:
+        block = article(root, case)
+        assert len(list(block.iter(SVG))) == 1, case.id
+        langs = {dd.get("lang") for dd in block.iter(f"{X}dd")}
+        assert langs == {"it", "fi", "de", "en"}
+        assert case.id in "".join(block.itertext())
+        assert f"rules/{case.primary_rule}.html#{case_anchor(case.id)}" in hrefs(block)
+
+
+def test_fiveup_site_build_the_same_suite_writes_the_same_bytes(site: Path, tmp_path: Path) -> None:
+    written = write_site(tmp_path)
+    assert len(written) == len([p for p in site.rglob("*") if p.is_file()])
+    for path in written:
+        assert path.read_bytes() == (site / path.relative_to(tmp_path)).read_bytes(), path
+
+
+def test_fiveup_site_build_the_fixture_files_are_copied_beside_the_pages(site: Path) -> None:
+    for name in CORPUS.files:
+        assert (site / name).is_file(), name
+
+
+def test_fiveup_site_build_a_file_in_place_of_the_folder_is_refused(tmp_path: Path) -> None:
+    target = tmp_path / "taken"
+    target.write_text("x")
+    with pytest.raises(UsageError, match="not a folder"):
+        write_site(target)
+    assert target.read_text() == "x"
