@@ -17,7 +17,7 @@ from fiveup.errors import UsageError
 from fiveup.harness.corpus import Case, load_corpus
 from fiveup.harness.rules import spec_rules
 from fiveup.harness.traceability import load
-from fiveup.site.build import WORKED_EXAMPLES, case_anchor, layout_of, write_site
+from fiveup.site.build import WORKED_EXAMPLES, case_anchor, fixture_name, layout_of, write_site
 
 X = "{http://www.w3.org/1999/xhtml}"
 SVG = "{http://www.w3.org/2000/svg}svg"
@@ -119,7 +119,7 @@ def test_fiveup_site_build_every_rule_page_shows_every_case_that_checks_it_with_
             block = article(root, case)
             text = "".join(block.itertext())
             assert case.id in text and case.title in text and case.level.value in text
-            assert f"../{case.file}" in hrefs(block)
+            assert f"../{fixture_name(case.file)}" in hrefs(block)
             assert all(f"../rules/{r}.html" in hrefs(block) for r in case.rules)
             drawn = list(block.iter(SVG))
             assert len(drawn) == (1 if layout_of(case) else 0), case.id
@@ -168,7 +168,7 @@ def test_fiveup_site_build_the_worked_examples_are_drawn_and_described_in_four_l
     pages: dict[Path, ET.Element], site: Path
 ) -> None:
     root = pages[site / "worked-examples.html"]
-    examples = [c for c in CORPUS.cases if c.file == WORKED_EXAMPLES]
+    examples = [c for c in CORPUS.cases if fixture_name(c.file) == WORKED_EXAMPLES]
     assert len(examples) >= 11
     for case in examples:
         block = article(root, case)
@@ -179,16 +179,22 @@ def test_fiveup_site_build_the_worked_examples_are_drawn_and_described_in_four_l
         assert f"rules/{case.primary_rule}.html#{case_anchor(case.id)}" in hrefs(block)
 
 
-def test_fiveup_site_build_the_same_suite_writes_the_same_bytes(site: Path, tmp_path: Path) -> None:
-    written = write_site(tmp_path)
+def test_fiveup_site_build_the_same_suite_writes_the_same_bytes_from_any_folder(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # case.file is then an absolute path
+    again = tmp_path / "again"
+    written = write_site(again)
     assert len(written) == len([p for p in site.rglob("*") if p.is_file()])
     for path in written:
-        assert path.read_bytes() == (site / path.relative_to(tmp_path)).read_bytes(), path
+        assert path.read_bytes() == (site / path.relative_to(again)).read_bytes(), path
 
 
 def test_fiveup_site_build_the_fixture_files_are_copied_beside_the_pages(site: Path) -> None:
     for name in CORPUS.files:
-        assert (site / name).is_file(), name
+        copied = site / fixture_name(name)
+        assert copied.read_bytes() == Path(name).read_bytes(), name
+    assert (site / WORKED_EXAMPLES).is_file()
 
 
 def test_fiveup_site_build_a_file_in_place_of_the_folder_is_refused(tmp_path: Path) -> None:

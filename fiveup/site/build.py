@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import importlib.resources
+import os
 import re
 import shutil
 from collections.abc import Callable, Mapping, Sequence
@@ -43,6 +44,7 @@ __all__ = [
     "Site",
     "case_anchor",
     "draw",
+    "fixture_name",
     "layout_of",
     "pages",
     "write_site",
@@ -299,7 +301,8 @@ def _case_block(site: Site, case: Case, depth: int) -> str:
     meta = [
         f"level <b>{_e(case.level.value)}</b>",
         f"rules {_id_links(site, case.rules, depth)}",
-        f'fixture <a href="{up}{_e(case.file)}">{_e(case.file)}</a> line {case.line}',
+        f'fixture <a href="{up}{_e(fixture_name(case.file))}">{_e(fixture_name(case.file))}</a>'
+        f" line {case.line}",
     ]
     if decisions:
         meta.append(f"depends on {_id_links(site, decisions, depth)}")
@@ -424,7 +427,7 @@ def _rule_page(site: Site, rule: Rule, before: str | None, after: str | None) ->
 
 
 def _worked_examples(site: Site) -> str:
-    cases = [c for c in site.corpus.cases if c.file == WORKED_EXAMPLES]
+    cases = [c for c in site.corpus.cases if fixture_name(c.file) == WORKED_EXAMPLES]
     body = [
         "<h1>The documents' worked examples</h1>",
         f"<p>{len(cases)} positions of the rule documents, transcribed in "
@@ -505,9 +508,21 @@ def pages(site: Site) -> dict[str, str]:
     return out
 
 
+def fixture_name(file: str) -> str:
+    """Where a fixture file sits in the site: ``fixtures/`` and its path in the corpus folder.
+
+    A case names its file relative to the working folder when it is inside it (for messages);
+    the site names it the same way from wherever it is built.
+    """
+    path = Path(os.path.abspath(file))
+    root = bundled_fixture_dir()
+    inside = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
+    return f"fixtures/{inside}"
+
+
 def _fixture_sources(corpus: Corpus) -> dict[str, Path]:
-    root = bundled_fixture_dir().parent
-    return {name: root / name for name in corpus.files if (root / name).is_file()}
+    found = {fixture_name(name): Path(os.path.abspath(name)) for name in corpus.files}
+    return {name: path for name, path in sorted(found.items()) if path.is_file()}
 
 
 def write_site(out: Path, *, draw: Draw | None = draw, corpus: Corpus | None = None) -> list[Path]:
