@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,8 @@ from fiveup.contract.engine import JSON, Level
 from fiveup.harness.corpus import bundled_fixture_dir, load_corpus
 from fiveup.harness.levels import LEVELS
 from fiveup.reference.engine import ReferenceEngine
+from fiveup.render.svg import layout_svg
+from fiveup.render.text import Lang, describe
 
 ITALIAN_1_2 = (
     "Contributi conteggiati: 2 + 3 = 5. Accredito della posa: 5 punti grezzi (1 punto "
@@ -257,3 +260,74 @@ def test_render_spec_onto_a_file_exits_2_and_leaves_it(tmp_path: Path) -> None:
     code, _, err = run("render", "spec", "--out", str(target))
     assert code == 2 and f"--out {target}: not a folder" in err
     assert target.read_text() == "mine"
+
+
+# --- --svg: the diagram (fiveup.render.svg) -------------------------------------------------
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def test_render_svg_writes_the_case_diagram_titled_and_described() -> None:
+    code, out, err = run("render", "doc.layout.branches-1-2", "--svg", "--lang", "it")
+    assert (code, err) == (0, "")
+    case = load_corpus().by_id()["doc.layout.branches-1-2"]
+    root = ET.fromstring(out.encode("utf-8"))
+    assert root.findtext(f"{SVG_NS}title") == f"{case.id}: {case.title}"
+    assert root.findtext(f"{SVG_NS}desc") == ITALIAN_1_2
+    layout = case.expect["layout"]
+    desc = describe(layout, Lang.IT, credit=5)
+    assert out == layout_svg(layout, title=f"{case.id}: {case.title}", desc=desc, credit=5)
+    assert "Credit of the placement: 5 raw points = 1 displayed" in out
+
+
+def test_render_svg_output_writes_the_file_and_nothing_to_stdout(tmp_path: Path) -> None:
+    target = tmp_path / "one.svg"
+    code, out, err = run("render", "doc.layout.sum-to-points-1-4", "--svg", "--output", str(target))
+    assert (code, out, err) == (0, "", "")
+    assert (
+        target.read_text(encoding="utf-8")
+        == run("render", "doc.layout.sum-to-points-1-4", "--svg")[1]
+    )
+    assert [p.name for p in tmp_path.iterdir()] == ["one.svg"]  # no temporary file left
+
+
+def test_render_svg_of_an_observation_is_titled_by_its_file(tmp_path: Path) -> None:
+    source = tmp_path / "observed.json"
+    source.write_text(
+        json.dumps(
+            {
+                "tiles": ["[1|4]"],
+                "spinners": [],
+                "connections": [],
+                "points": {"[1|4]:low": 1, "[1|4]:high": 4},
+                "contributions": [["[1|4]", 1], ["[1|4]", 4]],
+                "sum": 5,
+            }
+        )
+    )
+    code, out, err = run("render", "--observation", str(source), "--svg")
+    assert (code, err) == (0, "")
+    assert f">{source}</title>" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["render", "--all", "--svg"], "--svg draws one layout"),
+        (["render", "doc.layout.branches-1-2", "--output", "x.svg"], "--output has a use only"),
+        (
+            ["render", "doc.layout.branches-1-2", "--svg", "--output", "/no/such/x.svg"],
+            "no such folder",
+        ),
+    ],
+)
+def test_render_svg_mistakes_exit_2(args: list[str], words: str) -> None:
+    code, out, err = run(*args)
+    assert code == 2 and out == ""
+    assert words in err and "Traceback" not in err
+
+
+def test_render_svg_output_onto_a_folder_exits_2_and_writes_nothing(tmp_path: Path) -> None:
+    code, out, err = run("render", "doc.layout.branches-1-2", "--svg", "--output", str(tmp_path))
+    assert code == 2 and out == "" and "is a folder" in err
+    assert list(tmp_path.iterdir()) == []

@@ -4,7 +4,9 @@
 case's ``expect.layout`` with the credit of its last step, a round case's
 ``expect.state.layout``); ``--all`` every case that has one, each after its ID;
 ``--observation FILE`` the layout of an engine's observation (or a bare layout) in a JSON file.
-``--lang`` picks Italian, Finnish, German or English (the default).
+``--lang`` picks Italian, Finnish, German or English (the default). ``--svg`` draws the one
+layout named as an SVG diagram instead (:func:`fiveup.render.svg.layout_svg`), with the
+description as its accessible ``<desc>``, on standard output or into ``--output FILE``.
 
 What is rendered (:func:`items`) is chosen apart from how it is written (:func:`text`), so
 another form of output is one more writer over the same items.
@@ -27,10 +29,11 @@ from fiveup.errors import UsageError
 from fiveup.harness.corpus import Case, load_corpus
 from fiveup.harness.levels import LEVELS
 from fiveup.harness.selection import select
+from fiveup.render.svg import layout_svg
 from fiveup.render.text import LANGS, Lang, describe
 from fiveup.site.build import write_site
 
-from .common import Streams, add_fixtures_option, shown
+from .common import Streams, add_fixtures_option, check_writable, shown, write_atomically
 
 NAME = "render"
 SPEC: Final = "spec"
@@ -54,6 +57,8 @@ class Item:
     layout: Mapping[str, JSON]
     credit: int | None
     """The raw credit of the placement that led to the layout; None when not known."""
+    title: str = ""
+    """The case's title; empty for an observation."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -90,6 +95,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="with spec: the folder to write the site into (index.html and a page per rule)",
     )
+    parser.add_argument(
+        "--svg",
+        action="store_true",
+        help="draw the layout as an SVG diagram (the description becomes its <desc>)",
+    )
+    parser.add_argument(
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="with --svg: write the diagram into FILE (whole or not at all), not to stdout",
+    )
 
 
 # --------------------------------------------------------------------------- what to render
@@ -118,7 +134,7 @@ def case_item(case: Case) -> Item | None:
         credit = _credit_of_steps(case.expect.get("events"), events=True)
     else:
         credit = None
-    return Item(case.id, layout, credit)
+    return Item(case.id, layout, credit, case.title)
 
 
 def _cases(args: argparse.Namespace) -> list[Item]:
@@ -252,6 +268,26 @@ def text(rendered: list[Item], lang: Lang, *, labelled: bool) -> str:
     return "\n".join(f"{i.label}\n{describe(i.layout, lang, credit=i.credit)}\n" for i in rendered)
 
 
+def svg(item: Item, lang: Lang) -> str:
+    """The diagram of one item: titled by its label and title, described in ``lang``."""
+    title = f"{item.label}: {item.title}" if item.title else item.label
+    desc = describe(item.layout, lang, credit=item.credit)
+    return layout_svg(item.layout, title=title, desc=desc, credit=item.credit)
+
+
+def _write_svg(args: argparse.Namespace, streams: Streams) -> int:
+    if args.all:
+        raise UsageError("--svg draws one layout: name a CASE_ID or --observation FILE, not --all")
+    check_writable(args.output)
+    (item,) = items(args)
+    drawing = svg(item, Lang(args.lang))
+    if args.output is not None:
+        write_atomically(args.output, drawing)
+    else:
+        streams.stdout.write(drawing)
+    return 0
+
+
 def _write_spec(args: argparse.Namespace, streams: Streams) -> int:
     """``fiveup render spec --out DIR``: the spec site of the bundled spec and corpus."""
     if args.out is None:
@@ -269,6 +305,12 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         return _write_spec(args, streams)
     if args.out is not None:
         raise UsageError("--out has a use only with spec: fiveup render spec --out DIR")
+    if args.svg:
+        return _write_svg(args, streams)
+    if args.output is not None:
+        raise UsageError(
+            "--output has a use only with --svg: fiveup render CASE_ID --svg --output FILE"
+        )
     rendered = items(args)
     streams.stdout.write(text(rendered, Lang(args.lang), labelled=args.all))
     return 0
