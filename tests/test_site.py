@@ -94,6 +94,11 @@ def test_fiveup_site_build_the_index_lists_every_rule_and_links_checkable_ones_t
 ) -> None:
     index = pages[site / "index.html"]
     rows = {r.get("id"): r for r in index.iter(f"{X}tr") if r.get("id")}
+    sections = [e.get("id") for e in index.iter() if e.tag in (f"{X}h2", f"{X}tr")]
+    for rule in spec_rules().values():  # each row under its own section's heading
+        before = sections[: sections.index(f"rule-{rule.id}")]
+        assert [s for s in before if s and not s.startswith("rule-")][-1] == rule.section
+        assert rule.section == rule.id.split("-")[0]
     for rule in spec_rules().values():
         row = rows[f"rule-{rule.id}"]
         cells = list(row.iter(f"{X}td"))

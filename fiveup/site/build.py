@@ -153,7 +153,7 @@ def _summary(rule: Rule, limit: int = 150) -> str:
     """The rule's first sentence as plain text, cut at a word when it is long."""
     text = re.sub(r"\*\(conduct\)\*\s*", "", rule.text)
     text = re.sub(r"[`*]", "", re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", text))
-    first = re.split(r"(?<=[.;:])\s", text, maxsplit=1)[0]
+    first = re.split(r"(?<=\.)\s+(?=[A-Z(])", text, maxsplit=1)[0]
     if len(first) <= limit:
         return first
     return first[:limit].rsplit(" ", 1)[0] + " ..."
