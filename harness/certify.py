@@ -32,6 +32,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "Conclusion",
     "Counts",
+    "LeftOut",
     "Outcome",
     "Run",
     "TimedEngine",
@@ -91,6 +92,19 @@ class Counts:
 
 
 @dataclass(frozen=True, slots=True)
+class LeftOut:
+    """What a run without some decisions left out (``certify --without-decision OQ-n``)."""
+
+    decisions: tuple[str, ...]
+    """The open questions whose dependent cases were left out, in register order."""
+    cases: int
+    """How many selected cases depend on one of them and were not run."""
+    fresh_levels: tuple[str, ...] = ()
+    """The levels whose fresh cases were not played (the levels of the cases that depend on
+    the decisions), when fresh cases were asked for."""
+
+
+@dataclass(frozen=True, slots=True)
 class Run:
     """A whole certification run.
 
@@ -113,6 +127,8 @@ class Run:
     """Fresh random cases played beside the corpus, expected as the reference observes them."""
     fresh_seed: int | None = None
     """The seed of the fresh cases (``certify --seed`` plays the same ones again)."""
+    left_out: LeftOut | None = None
+    """The decisions left out, and what depended on them; None when none was."""
 
     @property
     def counts(self) -> Counts:
@@ -177,10 +193,12 @@ def certify(
     selection: str = "",
     fresh: Callable[[list[str]], Sequence[Case]] | None = None,
     fresh_seed: int | None = None,
+    left_out: LeftOut | None = None,
 ) -> Run:
     """Run ``cases`` against ``engine``, then the fresh cases ``fresh`` makes for its levels.
 
     An engine that cannot start or complete its handshake runs no case: the run says why once.
+    ``left_out`` records the decisions whose cases the caller left out of ``cases``.
     """
     xfails = expected_failures or {}
     try:
@@ -189,10 +207,16 @@ def certify(
         raise
     except EngineError as exc:
         hint = startup_hint(exc)
-        return Run(None, str(exc), corpus, (), selection, len(xfails), hint, len(cases))
+        return Run(
+            None, str(exc), corpus, (), selection, len(xfails), hint, len(cases),
+            left_out=left_out,
+        )  # fmt: skip
     except Exception as exc:  # an untrusted in-process engine may fail in any way
         reason = f"info() raised {type(exc).__name__}: {exc}"
-        return Run(None, reason, corpus, (), selection, len(xfails), selected=len(cases))
+        return Run(
+            None, reason, corpus, (), selection, len(xfails), selected=len(cases),
+            left_out=left_out,
+        )  # fmt: skip
     outcomes = []
     for case in cases:
         outcome = judge(run_case(engine, case, info["levels"]), xfails)
@@ -205,5 +229,5 @@ def certify(
     ]
     return Run(
         info, "", corpus, tuple(outcomes), selection, len(xfails),
-        fresh=tuple(played), fresh_seed=fresh_seed,
+        fresh=tuple(played), fresh_seed=fresh_seed, left_out=left_out,
     )  # fmt: skip

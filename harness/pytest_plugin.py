@@ -18,6 +18,7 @@ from fiveup.contract.engine import Engine, EngineInfo
 from fiveup.errors import FiveUpError
 
 from .certify import (
+    LeftOut,
     Outcome,
     Run,
     Verdict,
@@ -31,6 +32,7 @@ from .engines import startup_hint
 from .report import conclusion_line
 from .runner import CaseResult, Status, run_case
 from .sandbox import IN_PROCESS_REFUSAL, Sandbox
+from .selection import check_decisions, without_decisions
 
 _STATE = pytest.StashKey["_Session"]()
 
@@ -60,6 +62,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="YAML mapping of case ID to the reason it is expected to fail",
     )
     group.addoption(
+        "--fiveup-without-decision",
+        action="append",
+        default=[],
+        metavar="OQ-n",
+        help="leave out every case whose expectation depends on this decision of "
+        "spec/open-questions.md (repeatable)",
+    )
+    group.addoption(
         "--fiveup-sandbox",
         action="store_true",
         help="run the --fiveup-engine-cmd engine under bubblewrap, away from the fixtures "
@@ -86,6 +96,10 @@ class _Session:
         self.corpus: Corpus = load_corpus([Path(p) for p in fixtures] if fixtures else None)
         xfail = config.getoption("fiveup_expected_failures")
         self.expected_failures = load_expected_failures(Path(xfail), self.corpus) if xfail else {}
+        option = "--fiveup-without-decision"
+        named = config.getoption("fiveup_without_decision")
+        self.decisions = check_decisions(self.corpus, named, option)
+        self.cases = tuple(without_decisions(self.corpus.cases, self.decisions))
         self.engine: Engine | None = None
         self.info: EngineInfo | None = None
         self.failure = ""
@@ -157,7 +171,7 @@ class CorpusCollector(pytest.Collector):
 
     def collect(self) -> Iterator[CaseItem]:
         """One item per case."""
-        for case in self.config.stash[_STATE].corpus.cases:
+        for case in self.config.stash[_STATE].cases:
             yield CaseItem.from_parent(self, name=case.id, case=case)
 
 
@@ -178,7 +192,7 @@ class CaseItem(pytest.Item):
         """Make the item for ``case``."""
         super().__init__(**kwargs)
         self.case = case
-        self.extra_keyword_matches.update({case.level.value, *case.rules})
+        self.extra_keyword_matches.update({case.level.value, *case.rules, *case.decisions})
 
     def runtest(self) -> None:
         """Run the case; fail, skip or xfail as the verdict says."""
@@ -275,8 +289,13 @@ def _run_of(config: pytest.Config) -> Run | None:
     state = config.stash.get(_STATE, None)
     if state is None:
         return None
+    left_out = (
+        LeftOut(state.decisions, len(state.corpus.cases) - len(state.cases))
+        if state.decisions
+        else None
+    )
     if state.failure:
-        return Run(None, state.failure, state.corpus, (), hint=state.hint)
+        return Run(None, state.failure, state.corpus, (), hint=state.hint, left_out=left_out)
     received = config.stash[_VERDICTS].received
     if not received:
         return None
@@ -292,7 +311,10 @@ def _run_of(config: pytest.Config) -> Run | None:
     total = len(state.corpus.cases)
     selection = f"{len(outcomes)} of {total} cases" if len(outcomes) < total else ""
     info: EngineInfo = {"name": "", "version": "", "protocol": 1, "levels": levels}
-    return Run(info, "", state.corpus, tuple(outcomes), selection, len(state.expected_failures))
+    return Run(
+        info, "", state.corpus, tuple(outcomes), selection, len(state.expected_failures),
+        left_out=left_out,
+    )  # fmt: skip
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from fiveup import PROTOCOL_VERSION, SUITE_VERSION
 from fiveup.contract.engine import JSON
 
-from .certify import Conclusion, Outcome, Run, Verdict
+from .certify import Conclusion, LeftOut, Outcome, Run, Verdict
 from .compare import Difference
 from .levels import LEVELS
 from .rules import spec_rules, spec_sections
@@ -81,6 +81,16 @@ def _levels(levels: list[str]) -> str:
     return f"level{'s' if len(levels) != 1 else ''} {', '.join(levels)}"
 
 
+def left_out_text(left_out: LeftOut) -> str:
+    """``without decision OQ-6 (1 case left out)``, and the fresh cases not played."""
+    decisions = left_out.decisions
+    text = f"without decision{'s' if len(decisions) > 1 else ''} {', '.join(decisions)} "
+    text += f"({plural(left_out.cases, 'case')} left out"
+    if left_out.fresh_levels:
+        text += f"; no fresh case of {_levels(list(left_out.fresh_levels))}"
+    return text + ")"
+
+
 def conclusion_line(run: Run) -> str:
     """What the run concludes, in the words of spec/README.md ("Conformance")."""
     conclusion = run.conclusion
@@ -103,6 +113,8 @@ def conclusion_line(run: Run) -> str:
         text += f" (not claimed: {', '.join(run.unclaimed_levels)})"
     if run.selection:
         text += f", on a selection ({run.selection})"
+    if run.left_out is not None:
+        text += f", {left_out_text(run.left_out)}"
     return text
 
 
@@ -342,6 +354,17 @@ def conclusion_json(run: Run) -> dict[str, JSON]:
         "not_claimed": run.unclaimed_levels if run.engine else [],
         "selection": run.selection or None,
         "baseline": run.baseline,
+        "without_decisions": _left_out_json(run.left_out),
+    }
+
+
+def _left_out_json(left_out: LeftOut | None) -> JSON:
+    if left_out is None:
+        return None
+    return {
+        "decisions": list(left_out.decisions),
+        "cases_left_out": left_out.cases,
+        "fresh_levels_left_out": list(left_out.fresh_levels),
     }
 
 
@@ -355,6 +378,7 @@ def _case_json(o: Outcome, engine_args: list[str]) -> dict[str, JSON]:
         "primary_rule": case.primary_rule,
         "rule": o.result.rule,
         "tags": list(case.tags),
+        "decisions": list(case.decisions),
         "file": case.file,
         "line": case.line,
         "verdict": o.verdict.name.lower(),
@@ -420,6 +444,7 @@ def junit_report(run: Run) -> str:
         ("engine", f"{run.engine['name']} {run.engine['version']}" if run.engine else "unknown"),
         ("conclusion", run.conclusion.value),
         ("conclusion_line", conclusion_line(run)),
+        ("without_decisions", ", ".join(run.left_out.decisions) if run.left_out else ""),
         ("engine_failure", run.handshake_error),
     ):
         ET.SubElement(props, "property", {"name": name, "value": value})

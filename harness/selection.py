@@ -1,18 +1,31 @@
-"""Choosing cases: ``-k`` keyword expressions as in pytest, and ``--case`` IDs."""
+"""Choosing cases: ``-k`` expressions, ``--case`` IDs, and the decisions cases depend on.
+
+A decision is an open question of spec/open-questions.md; ``certify --without-decision``
+leaves out the cases whose expectation depends on it, ``list --decision`` lists them.
+"""
 
 from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
+from fiveup.contract.engine import Level
 from fiveup.errors import UsageError
 
 from .corpus import Case, Corpus
+from .lint import CONVENTIONS, decision_number, spec_open_questions
 from .sources import printable
 
-__all__ = ["keyword_matcher", "select"]
+__all__ = [
+    "cases_by_decision",
+    "check_decisions",
+    "decision_levels",
+    "keyword_matcher",
+    "select",
+    "without_decisions",
+]
 
 _TOKEN = re.compile(r"\s*(\(|\)|[^\s()]+)")
 
@@ -99,14 +112,13 @@ def keyword_matcher(expression: str) -> Callable[[Case], bool]:
     """A ``-k`` expression as in pytest: words joined by ``and``, ``or``, ``not`` and brackets.
 
     A word matches a case when it is a case-insensitive substring of the case ID, its title,
-    its level, its file name, or one of its rule IDs.
+    its level, its file name, one of its rule IDs or one of its decisions (``OQ-6``).
     """
     matcher = _KeywordParser(expression).whole()
 
     def matches(case: Case) -> bool:
-        haystack = " ".join(
-            [case.id, case.title, case.level.value, Path(case.file).name, *case.rules]
-        ).lower()
+        words = [case.id, case.title, case.level.value, Path(case.file).name, *case.rules]
+        haystack = " ".join([*words, *case.decisions]).lower()
         return matcher(haystack)
 
     return matches
@@ -128,3 +140,61 @@ def select(corpus: Corpus, keyword: str | None = None, ids: Sequence[str] = ()) 
         match = keyword_matcher(keyword)
         cases = [c for c in cases if match(c)]
     return cases
+
+
+def cases_by_decision(
+    cases: Iterable[Case], register: Iterable[str] | None = None
+) -> dict[str, tuple[Case, ...]]:
+    """Per open question, the cases whose expectation depends on its decision, in case order.
+
+    Every open question of ``register`` (default: spec/open-questions.md) is a key, in register
+    order, even one no case depends on (a convention, ``CONVENTIONS``, has none); a decision a
+    case names outside the register comes after them, in number order.
+    """
+    ids = list(spec_open_questions() if register is None else register)
+    by: dict[str, list[Case]] = {oq: [] for oq in ids}
+    for case in cases:
+        for oq in case.decisions:
+            by.setdefault(oq, []).append(case)
+    extra = sorted(set(by) - set(ids), key=decision_number)
+    return {oq: tuple(by[oq]) for oq in [*ids, *extra]}
+
+
+def without_decisions(cases: Iterable[Case], decisions: Collection[str]) -> list[Case]:
+    """The cases that depend on none of ``decisions``."""
+    return [case for case in cases if not set(case.decisions) & set(decisions)]
+
+
+def decision_levels(cases: Iterable[Case], decisions: Collection[str]) -> tuple[str, ...]:
+    """The levels of the cases that depend on one of ``decisions``, in the protocol's order."""
+    levels = {case.level for case in cases if set(case.decisions) & set(decisions)}
+    return tuple(level.value for level in Level if level in levels)
+
+
+def check_decisions(
+    corpus: Corpus, decisions: Iterable[str], option: str = "--without-decision"
+) -> tuple[str, ...]:
+    """The decisions named, each once in register order; UsageError for one no case depends on.
+
+    A name is refused when it is no open question of spec/open-questions.md (with the close
+    matches among those some case depends on), a convention no case lists, or a decision no
+    case of the corpus depends on.
+    """
+    register: Mapping[str, str] = spec_open_questions()
+    tagged = {oq for case in corpus.cases for oq in case.decisions}
+    for oq in decisions:
+        if oq in tagged:
+            continue
+        shown = printable(oq)
+        if oq in CONVENTIONS:
+            why = f"every case follows it alike, so no case lists it ({register[oq]})"
+        elif oq in register:
+            why = f"no case of the corpus depends on it ({register[oq]})"
+        else:
+            guess = f"OQ-{oq}" if oq.isdigit() else oq.upper()
+            close = difflib.get_close_matches(guess, sorted(tagged, key=decision_number), n=3)
+            hint = f"; did you mean {' or '.join(close)}?" if close else ""
+            why = f"not an open question of spec/open-questions.md{hint}"
+        listed = ", ".join(sorted(tagged, key=decision_number)) or "none"
+        raise UsageError(f"{option} {shown}: {why} (the decisions cases depend on: {listed})")
+    return tuple(sorted(set(decisions), key=decision_number))

@@ -268,3 +268,87 @@ def test_the_pytest_plugin_gives_the_handshake_hint_once(pytester: pytest.Pytest
     errors = result.stdout.str().split("short test summary info")[0]
     assert errors.count("hint: the engine wrote something that is not JSON on stdout") == 1
     assert result.ret != 0
+
+
+TALLY_DECISION = sum("OQ-18" in case.decisions for case in CASES)
+
+
+def test_without_a_decision_the_verdict_names_what_was_left_out(tmp_path: Path) -> None:
+    lines = {}
+    for fmt in ("text", "json", "junit"):
+        target = tmp_path / f"report.{fmt}"
+        code, _, _ = certify(
+            "--engine", f"{ENGINES}:TwoLevels", "--without-decision", "OQ-18",
+            "--format", fmt, "--output", str(target),
+        )  # fmt: skip
+        assert code == 0
+        lines[fmt] = target.read_text(encoding="utf-8")
+    assert TALLY_DECISION == 6
+    tail = (
+        f", on a selection (--without-decision OQ-18: {N - 6} of {N} cases), "
+        "without decision OQ-18 (6 cases left out)"
+    )
+    line = last_line(lines["text"]).split(": ", 1)[1]
+    assert line.startswith("CONFORMS at levels scoring, layout") and line.endswith(tail)
+    report = json.loads(lines["json"])
+    assert report["conclusion"]["line"] == line
+    assert report["conclusion"]["without_decisions"] == {
+        "decisions": ["OQ-18"],
+        "cases_left_out": 6,
+        "fresh_levels_left_out": [],
+    }
+    assert not [case for case in report["cases"] if "OQ-18" in case["decisions"]]
+    assert len(report["cases"]) == N - 6
+    assert '<property name="without_decisions" value="OQ-18" />' in lines["junit"]
+
+
+def test_without_a_decision_no_fresh_case_of_its_levels_is_played() -> None:
+    code, out, _ = certify(
+        "--engine", f"{ENGINES}:TwoLevels", "--without-decision", "OQ-18", "--format", "json",
+        "--fresh", "2", "--seed", "7",
+    )  # fmt: skip
+    assert code == 0
+    report = json.loads(out)
+    assert {case["level"] for case in report["fresh"]["cases"]} == {"layout"}
+    assert report["conclusion"]["without_decisions"]["fresh_levels_left_out"] == ["scoring"]
+    assert report["conclusion"]["line"].endswith(
+        "without decision OQ-18 (6 cases left out; no fresh case of level scoring)"
+    )
+
+
+def test_without_every_decision_of_the_selection_nothing_is_left_to_run() -> None:
+    code, _, err = certify("-k", "tally-305", "--without-decision", "OQ-18")
+    assert code == 2
+    assert "every selected case depends on OQ-18: none is left to run" in err
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("OQ-66", "--without-decision OQ-66: not an open question of spec/open-questions.md; "
+         "did you mean OQ-6 or"),
+        ("oq-18", "did you mean OQ-18 or"),
+        ("OQ-13", "--without-decision OQ-13: every case follows it alike, so no case lists it"),
+    ],
+)  # fmt: skip
+def test_an_unknown_or_untagged_decision_is_a_usage_error(name: str, words: str) -> None:
+    code, out, err = certify("--without-decision", name)
+    assert code == 2 and not out
+    assert words in err and "Traceback" not in err
+
+
+def test_the_pytest_plugin_names_the_decision_left_out(pytester: pytest.Pytester) -> None:
+    pytester.syspathinsert(ROOT)
+    engine = f"--fiveup-engine={ENGINES}:TwoLevels"
+    listed = pytester.runpytest(engine, "--fiveup-without-decision=OQ-18", "--collect-only", "-q")
+    items = [line for line in listed.outlines if line.startswith("fiveup::")]
+    assert "fiveup::rule.scoring.tally-45" in items
+    assert "fiveup::rule.scoring.tally-305" not in items and len(items) == N - 6
+    result = pytester.runpytest(
+        engine, "--fiveup-without-decision=OQ-18", "-q", "-p", "no:cacheprovider", "-k", "tally"
+    )
+    assert "without decision OQ-18 (6 cases left out)" in result.stdout.str()
+    assert result.ret == 0
+    bad = pytester.runpytest(engine, "--fiveup-without-decision=OQ-0")
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--fiveup-without-decision OQ-0: not an open question" in bad.stderr.str()

@@ -12,6 +12,7 @@ from fiveup.errors import UsageError
 from fiveup.fuzz.campaign import fresh_cases
 from fiveup.harness.badge import badge_json
 from fiveup.harness.certify import (
+    LeftOut,
     Run,
     certify,
     load_engine,
@@ -24,6 +25,7 @@ from fiveup.harness.expectations import baseline_text
 from fiveup.harness.report import json_report, junit_report, summary_line, text_report
 from fiveup.harness.report_html import html_report
 from fiveup.harness.sandbox import Sandbox
+from fiveup.harness.selection import check_decisions, decision_levels, without_decisions
 from fiveup.harness.sources import printable
 
 from .common import (
@@ -61,6 +63,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="select one case by ID (repeatable)",
     )
     add_fixtures_option(parser, " to run")
+    parser.add_argument(
+        "--without-decision",
+        action="append",
+        default=[],
+        metavar="OQ-n",
+        help="leave out every case whose expectation depends on this decision of "
+        "spec/open-questions.md, and the fresh cases of its levels (repeatable)",
+    )
     parser.add_argument(
         "--expected-failures",
         type=Path,
@@ -147,13 +157,20 @@ def _selection(args: argparse.Namespace, corpus: Corpus, cases: int) -> str:
     if args.keyword:
         how.append(f"-k {printable(args.keyword)}")
     how += [f"--case {printable(case_id)}" for case_id in args.case]
+    how += [f"--without-decision {oq}" for oq in args.decisions]
     if not how:
         return ""
     return f"{'; '.join(how)}: {cases} of {len(corpus.cases)} cases"
 
 
-def _fresh(args: argparse.Namespace, selection: str) -> Callable[[list[str]], list[Case]] | None:
-    """The maker of fresh cases, or None: by default only on a whole-corpus run without baseline."""
+def _fresh(
+    args: argparse.Namespace, selection: str, skipped: tuple[str, ...]
+) -> Callable[[list[str]], list[Case]] | None:
+    """The maker of fresh cases, or None: by default only on a whole-corpus run without baseline.
+
+    The levels ``skipped`` get none: the reference plays every decision, so a fresh case of a
+    level that a left-out decision touches could depend on it.
+    """
     # A selection or a baseline gate wants the same cases every time: no random ones by default.
     default = 0 if selection or args.expected_failures else DEFAULT_FRESH
     count = args.fresh if args.fresh is not None else default
@@ -162,7 +179,8 @@ def _fresh(args: argparse.Namespace, selection: str) -> Callable[[list[str]], li
     reference = load_engine(DEFAULT_ENGINE)
 
     def make(levels: list[str]) -> list[Case]:
-        return fresh_cases(reference, args.seed, count, levels)
+        kept = [level for level in levels if level not in skipped]
+        return fresh_cases(reference, args.seed, count, kept) if kept else []
 
     return make
 
@@ -172,21 +190,33 @@ def _certify(args: argparse.Namespace) -> Run:
         raise UsageError("--timeout must be positive")
     check_engine_command(args)
     corpus = _corpus(args.fixtures)
-    cases = select(corpus, args.keyword, args.case)
-    if not cases:
+    args.decisions = check_decisions(corpus, args.without_decision)
+    chosen = select(corpus, args.keyword, args.case)
+    if not chosen:
         raise UsageError("no case matches the selection")
+    cases = without_decisions(chosen, args.decisions)
+    if not cases:
+        raise UsageError(
+            f"every selected case depends on {', '.join(args.decisions)}: none is left to run"
+        )
     xfails = (
         load_expected_failures(args.expected_failures, corpus) if args.expected_failures else {}
     )
     selection = _selection(args, corpus, len(cases))
+    skipped = decision_levels(corpus.cases, args.decisions)
     engine = open_engine(args.engine, args.engine_cmd, args.timeout, sandbox=_sandbox(args))
     if args.seed is None:
         args.seed = secrets.randbelow(1 << 31)
-    fresh = _fresh(args, selection)
+    fresh = _fresh(args, selection, skipped)
+    left_out = (
+        LeftOut(args.decisions, len(chosen) - len(cases), skipped if fresh else ())
+        if args.decisions
+        else None
+    )
     try:
         return certify(
             engine, corpus, cases, xfails, selection=selection, fresh=fresh,
-            fresh_seed=args.seed if fresh else None,
+            fresh_seed=args.seed if fresh else None, left_out=left_out,
         )  # fmt: skip
     finally:
         close = getattr(engine, "close", None)
