@@ -222,6 +222,7 @@ class ProcessEngine:
         self._last_start_error = ""
         self._refusal: str | None = None
         self._last_tail = ""
+        self._in_flight: tuple[EngineProcess, int, str, float] | None = None
 
     # ------------------------------------------------------------------ public
 
@@ -265,6 +266,19 @@ class ProcessEngine:
         ``unsupported``.
         """
         with self._lock:
+            self.submit(level, given)
+            return self.collect()
+
+    def submit(self, level: str, given: dict[str, JSON]) -> None:
+        """Send one run request without waiting for its reply; :meth:`collect` reads it.
+
+        The protocol stays strictly alternating: one request is in flight at a time, and the
+        caller may do its own work meanwhile. Raises what :meth:`run` raises for a failure seen
+        while sending, and UsageError when a request is already in flight.
+        """
+        with self._lock:
+            if self._in_flight is not None:
+                raise UsageError("a request is already in flight: collect its reply first")
             proc = self._ensure()
             assert self._info is not None
             if level not in self._info["levels"]:
@@ -273,7 +287,26 @@ class ProcessEngine:
                     f"(it plays {', '.join(self._info['levels'])})"
                 )
             self._seq += 1
-            return self._exchange(proc, self._seq, level, given)
+            seq = self._seq
+            request = run_line(seq, level, given)
+            self._nothing_unrequested(proc, seq)
+            deadline = time.monotonic() + self.timeout
+            try:
+                proc.send(request.encode() + b"\n", deadline)
+            except Timeout:
+                self._timed_out(proc, seq, level)
+            self._in_flight = (proc, seq, level, deadline)
+
+    def collect(self) -> dict[str, JSON]:
+        """The observation of the reply to the request in flight (see :meth:`submit`)."""
+        with self._lock:
+            if self._in_flight is None:
+                raise UsageError("no request is in flight")
+            proc, seq, level, deadline = self._in_flight
+            self._in_flight = None
+            line = self._reply_line(proc, seq, level, deadline)
+            reply = self._parse(proc, line, f"the reply to seq {seq}")
+            return self._observation(proc, seq, level, reply)
 
     def close(self) -> None:
         """Ask the engine to stop, then kill whatever is left of its processes.
@@ -282,6 +315,7 @@ class ProcessEngine:
         """
         with self._lock:
             proc, self._proc = self._proc, None
+            self._in_flight = None
             if proc is None:
                 return
             deadline = time.monotonic() + self.stop_timeout
@@ -415,15 +449,6 @@ class ProcessEngine:
         except ValueError as exc:
             self._fail(proc, Failure.NOT_JSON, f"{what} is not JSON ({exc}): {_excerpt(line)}")
 
-    def _exchange(
-        self, proc: EngineProcess, seq: int, level: str, given: dict[str, JSON]
-    ) -> dict[str, JSON]:
-        request = run_line(seq, level, given)
-        self._nothing_unrequested(proc, seq)
-        line = self._reply_line(proc, seq, level, request)
-        reply = self._parse(proc, line, f"the reply to seq {seq}")
-        return self._observation(proc, seq, level, reply)
-
     def _nothing_unrequested(self, proc: EngineProcess, seq: int) -> None:
         try:
             extra = proc.unrequested()
@@ -437,18 +462,19 @@ class ProcessEngine:
                 f"(found before seq {seq} was sent)",
             )
 
-    def _reply_line(self, proc: EngineProcess, seq: int, level: str, request: str) -> bytes:
-        deadline = time.monotonic() + self.timeout
+    def _timed_out(self, proc: EngineProcess, seq: int, level: str) -> NoReturn:
+        self._fail(
+            proc,
+            Failure.TIMEOUT,
+            f"no reply to seq {seq} (level {level}) within {self.timeout:g} s; "
+            "the engine's processes were killed",
+        )
+
+    def _reply_line(self, proc: EngineProcess, seq: int, level: str, deadline: float) -> bytes:
         try:
-            proc.send(request.encode() + b"\n", deadline)
             return proc.read_line(deadline)
         except Timeout:
-            self._fail(
-                proc,
-                Failure.TIMEOUT,
-                f"no reply to seq {seq} (level {level}) within {self.timeout:g} s; "
-                "the engine's processes were killed",
-            )
+            self._timed_out(proc, seq, level)
         except LineTooLong:
             self._fail(proc, Failure.LINE_TOO_LONG, self._too_long(f"in reply to seq {seq}"))
         except EndOfOutput as eof:

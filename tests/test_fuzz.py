@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from fiveup.cli import main
-from fiveup.contract.engine import Level
+from fiveup.contract.engine import JSON, EngineInfo, Level
 from fiveup.fuzz.campaign import Shard, run_campaign
 from fiveup.fuzz.cases import LEVEL_WEIGHTS, random_case
 from fiveup.harness.levels import LEVELS
@@ -170,3 +170,75 @@ def test_only_the_levels_the_engine_declares_are_played() -> None:
     scoring_only = load_engine("examples.adapters.python.minimal_engine:MinimalEngine")
     tally = run_campaign(ReferenceEngine(), scoring_only, 4, range(60))
     assert tally.by_level == {"scoring": 60}
+
+
+class _Forgetful:
+    """The reference, except that a replayed prefix of the last round request ends otherwise.
+
+    Only the replay of a refusal sends such a prefix, so only that replay can catch it.
+    """
+
+    def __init__(self) -> None:
+        self.engine = ReferenceEngine()
+        self.last: dict[str, JSON] | None = None
+
+    def info(self) -> EngineInfo:
+        return self.engine.info()
+
+    def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
+        observation = self.engine.run(level, given)
+        last, self.last = self.last, given
+        if level == "round" and last is not None and last.get("deck") == given.get("deck"):
+            replayed = len(given["actions"]) < len(last["actions"])
+            observation["state"]["boneyard"] += replayed
+        return observation
+
+
+class _Piped:
+    """An in-process engine behind ``submit`` and ``collect``, as a process engine has them."""
+
+    def __init__(self, engine: _Forgetful | ReferenceEngine) -> None:
+        self.engine = engine
+        self.pending: tuple[str, dict[str, JSON]] | None = None
+        self.sent = 0
+
+    def info(self) -> EngineInfo:
+        return self.engine.info()
+
+    def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
+        return self.engine.run(level, given)
+
+    def submit(self, level: str, given: dict[str, JSON]) -> None:
+        assert self.pending is None, "two requests in flight"
+        self.pending = (level, given)
+        self.sent += 1
+
+    def collect(self) -> dict[str, JSON]:
+        assert self.pending is not None
+        (level, given), self.pending = self.pending, None
+        return self.engine.run(level, given)
+
+
+@pytest.mark.parametrize("piped", [False, True])
+def test_a_refusal_that_changes_the_game_is_caught_by_its_replay(piped: bool) -> None:
+    forgetful = _Forgetful()
+    candidate = _Piped(forgetful) if piped else forgetful
+    tally = run_campaign(
+        ReferenceEngine(), candidate, 6, range(40), players=2, levels=[Level.ROUND]
+    )
+    requests = [
+        LEVELS[Level.ROUND].request(random_case(6, i, 2, (Level.ROUND,))[1]) for i in range(40)
+    ]
+    refused = [i for i, r in enumerate(requests) if ReferenceEngine().run("round", r)["error"]]
+    assert refused and sorted(d.index for d in tally.divergences) == refused
+
+
+def test_a_pipelined_candidate_is_judged_as_one_run_request_at_a_time() -> None:
+    piped = _Piped(ReferenceEngine())
+    tally = run_campaign(ReferenceEngine(), piped, 8, range(60))
+    assert tally.cases == 60 and tally.divergences == []
+    assert piped.sent > 60  # the refusals were replayed through submit as well
+    wrong = run_campaign(ReferenceEngine(), _Piped(_wrong()), 5, range(120))
+    assert sorted(d.index for d in wrong.divergences) == sorted(
+        d.index for d in run_campaign(ReferenceEngine(), _wrong(), 5, range(120)).divergences
+    )

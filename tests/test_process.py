@@ -335,6 +335,21 @@ def test_a_level_the_engine_does_not_declare_is_unsupported_without_asking(fast:
         assert connection.run("scoring", echo(1)) == {"value": 1}
 
 
+def test_submit_sends_one_request_and_collect_reads_its_reply(fast: None) -> None:
+    with engine("crash_mid_run.py") as connection:
+        connection.submit("scoring", echo(7))
+        with pytest.raises(UsageError, match="already in flight"):
+            connection.submit("scoring", echo(8))
+        with pytest.raises(UsageError, match="already in flight"):
+            connection.run("scoring", echo(8))
+        assert connection.collect() == {"value": 7}
+        with pytest.raises(UsageError, match="no request is in flight"):
+            connection.collect()
+        with pytest.raises(UnsupportedCase, match="does not declare the level 'layout'"):
+            connection.submit("layout", {"placements": ["[1|4]"]})
+        assert connection.run("scoring", echo(9)) == {"value": 9}
+
+
 def test_a_given_that_is_not_json_is_the_callers_mistake(fast: None) -> None:
     with engine("crash_mid_run.py") as connection, pytest.raises(UsageError, match="not JSON"):
         connection.run("scoring", {"input": {1, 2}})

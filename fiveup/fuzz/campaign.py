@@ -14,10 +14,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Protocol, cast
 
 import yaml
 
@@ -197,31 +198,66 @@ def fresh_cases(baseline: Engine, seed: int, count: int, levels: list[str]) -> l
     return cases
 
 
+def _matches(
+    baseline: Engine, candidate: Engine, level: Level, expected: JSON, observed: JSON
+) -> bool:
+    """The observation follows its schema and equals the baseline's in full.
+
+    The schema is checked here unless the engine checks its own observations; ``==`` on two
+    schema-valid observations is equality as JSON (the schemas keep integers and booleans
+    apart), so a baseline other than the reference is checked too, or compared as JSON text.
+    """
+    checked = getattr(candidate, "checks_observations", False)
+    if not (checked or _conforms(level, observed)) or observed != expected:
+        return False
+    return _exactly_typed(baseline) or _conforms(level, expected) or _same(observed, expected)
+
+
+def _replay(level: Level, request: dict[str, JSON], expected: JSON) -> dict[str, JSON] | None:
+    """The request cut before the refused action, when the observation has one to replay."""
+    spec = LEVELS[level]
+    error = expected.get("error") if isinstance(expected, dict) else None
+    if not isinstance(error, dict) or spec.script is None:
+        return None
+    return spec.prefix(request, error["at"])
+
+
+def _unchanged(candidate: Engine, level: Level, expected: JSON, before: JSON) -> bool:
+    """The replayed prefix left the game as the refusal did (the runner's replay check)."""
+    checked = getattr(candidate, "checks_observations", False)
+    if not (checked or _conforms(level, before)):
+        return False
+    keys = LEVELS[level].replayed
+    return isinstance(before, dict) and all(before.get(k) == expected.get(k) for k in keys)
+
+
 def _agrees(
     baseline: Engine, candidate: Engine, level: Level, request: dict[str, JSON],
     expected: dict[str, JSON], observed: JSON,
 ) -> bool:  # fmt: skip
     """True when the runner would pass the candidate: every check of ``run_case``, quickly.
 
-    The observation follows its schema (checked here unless the engine checks its own), equals
-    the baseline's in full (``==`` on two schema-valid observations is equality as JSON: the
-    schemas keep integers and booleans apart), and a refused action, replayed to its prefix,
-    left the game as it was.
+    The observation follows its schema and equals the baseline's (:func:`_matches`), and a
+    refused action, replayed to its prefix, left the game as it was.
     """
-    checked = getattr(candidate, "checks_observations", False)
-    if not (checked or _conforms(level, observed)) or observed != expected:
+    if not _matches(baseline, candidate, level, expected, observed):
         return False
-    typed = _exactly_typed(baseline) or _conforms(level, expected)
-    if not (typed or _same(observed, expected)):
-        return False
-    spec = LEVELS[level]
-    error = expected.get("error")
-    if not isinstance(error, dict) or spec.script is None:
+    prefix = _replay(level, request, expected)
+    if prefix is None:
         return True
-    before = candidate.run(level.value, spec.prefix(request, error["at"]))
-    if not (checked or _conforms(level, before)):
-        return False
-    return all(before.get(key) == expected.get(key) for key in spec.replayed)
+    return _unchanged(candidate, level, expected, candidate.run(level.value, prefix))
+
+
+def _judged(
+    candidate: Engine, levels: list[str], seed: int, index: int, level: Level,
+    given: dict[str, JSON], expected: dict[str, JSON],
+) -> tuple[Case, CaseResult] | None:  # fmt: skip
+    """The runner's verdict on the case; None when it passes (or cannot be played)."""
+    case = _case(seed, index, level, given, _expectation(level, expected))
+    result = run_case(candidate, case, levels)
+    if result.status in (Status.PASS, Status.UNSUPPORTED):
+        return None
+    return case, result
 
 
 def fuzz_case(
@@ -242,11 +278,116 @@ def fuzz_case(
                 return None
     except Exception:  # the runner below says what the engine did
         pass
-    case = _case(seed, index, level, given, _expectation(level, expected))
-    result = run_case(candidate, case, levels)
-    if result.status in (Status.PASS, Status.UNSUPPORTED):
-        return None
-    return case, result
+    return _judged(candidate, levels, seed, index, level, given, expected)
+
+
+Found = tuple[Case, CaseResult] | None
+"""What judging one case found: None, or the case and the runner's result."""
+
+
+@dataclass(slots=True)
+class _Job:
+    """One case on its way through the pipeline."""
+
+    index: int
+    level: Level
+    given: dict[str, JSON]
+    request: dict[str, JSON]
+    expected: dict[str, JSON]
+    replaying: bool = False
+
+
+class Pipelined(Protocol):
+    """An engine that can send a request and collect its reply later (a process engine)."""
+
+    def submit(self, level: str, given: dict[str, JSON]) -> None:
+        """Send one request."""
+
+    def collect(self) -> dict[str, JSON]:
+        """The observation of the reply to the request in flight."""
+
+
+class _Pipeline:
+    """Judges cases in order, making the next one while the candidate plays the last one.
+
+    Only one request is ever in flight (the protocol alternates strictly); the work that
+    overlaps it is the harness's own: the next random case and the baseline's observation of
+    it. A case that does not pass quickly is judged by the runner, with nothing in flight.
+    """
+
+    def __init__(
+        self, baseline: Engine, candidate: Engine, levels: list[str], seed: int,
+        cases: Iterator[tuple[int, Level, dict[str, JSON]]],
+    ) -> None:  # fmt: skip
+        self.baseline = baseline
+        self.candidate = candidate
+        self.pipe = cast(Pipelined, candidate)
+        self.levels = levels
+        self.seed = seed
+        self.cases = cases
+        self.ready: deque[_Job] = deque()
+
+    def prepare(self) -> bool:
+        """Make the next case and the baseline's observation of it; False when none is left."""
+        item = next(self.cases, None)
+        if item is None:
+            return False
+        index, level, given = item
+        request = LEVELS[level].request(given)
+        expected = self.baseline.run(level.value, request)
+        self.ready.append(_Job(index, level, given, request, expected))
+        return True
+
+    def send(self, job: _Job, request: dict[str, JSON]) -> bool:
+        try:
+            self.pipe.submit(job.level.value, request)
+        except Exception:  # the runner says what the engine did
+            return False
+        return True
+
+    def slow(self, job: _Job) -> tuple[int, Level, Found]:
+        found = _judged(
+            self.candidate, self.levels, self.seed, job.index, job.level, job.given, job.expected
+        )
+        return job.index, job.level, found
+
+    def verdicts(self) -> Iterator[tuple[int, Level, Found]]:
+        """``(index, level, found)`` of every case, in order."""
+        flight: _Job | None = None
+        while True:
+            if flight is None:
+                if not self.ready and not self.prepare():
+                    return
+                job = self.ready.popleft()
+                if job.level.value not in self.levels or not self.send(job, job.request):
+                    yield self.slow(job)
+                    continue
+                flight = job
+            if not self.ready:
+                self.prepare()  # while the candidate plays
+            job, flight = flight, None
+            verdict = self.reply(job)
+            if verdict is None:
+                flight = job  # its replay is in flight
+            else:
+                yield verdict
+
+    def reply(self, job: _Job) -> tuple[int, Level, Found] | None:
+        """Judge the reply to the job's request; None when its replay was sent."""
+        try:
+            observed = self.pipe.collect()
+        except Exception:  # the runner says what the engine did
+            return self.slow(job)
+        if job.replaying:
+            passed = _unchanged(self.candidate, job.level, job.expected, observed)
+            return (job.index, job.level, None) if passed else self.slow(job)
+        if not _matches(self.baseline, self.candidate, job.level, job.expected, observed):
+            return self.slow(job)
+        prefix = _replay(job.level, job.request, job.expected)
+        if prefix is None:
+            return job.index, job.level, None
+        job.replaying = True
+        return None if self.send(job, prefix) else self.slow(job)
 
 
 def _shrink(
@@ -288,10 +429,16 @@ def run_campaign(
     wanted = set(LEVEL_WEIGHTS if levels is None else levels)
     chosen = tuple(lv for lv in LEVEL_WEIGHTS if lv.value in declared and lv in wanted)
     start = time.perf_counter()
+    cases = ((index, *random_case(seed, index, players, chosen)) for index in indexes)
+    if all(callable(getattr(candidate, name, None)) for name in ("submit", "collect")):
+        verdicts = _Pipeline(baseline, candidate, declared, seed, cases).verdicts()
+    else:
+        verdicts = (
+            (index, level, fuzz_case(baseline, candidate, declared, seed, index, level, given))
+            for index, level, given in cases
+        )
     try:
-        for index in indexes:
-            level, given = random_case(seed, index, players, chosen)
-            found = fuzz_case(baseline, candidate, declared, seed, index, level, given)
+        for index, level, found in verdicts:
             tally.cases += 1
             tally.rounds += level is Level.ROUND
             tally.by_level[level.value] = tally.by_level.get(level.value, 0) + 1
