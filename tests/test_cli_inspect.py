@@ -36,6 +36,19 @@ def test_list_prints_id_level_primary_rule_and_title() -> None:
     assert sum("optional" in row["tags"] for row in rows) == 10
 
 
+def test_list_decision_lists_the_cases_that_depend_on_it() -> None:
+    code, out, _ = run("list", "--decision", "OQ-6", "--format", "json")
+    assert code == 0
+    rows = json.loads(out)
+    assert [row["id"] for row in rows] == ["rule.match.tie-break-round-leaves-everyone-below"]
+    assert "OQ-6" in rows[0]["decisions"]
+    code, out, _ = run("list", "--decision", "OQ-6", "--decision", "OQ-20", "-k", "match")
+    assert code == 0 and out.splitlines()[-1] == "2 cases"
+    code, out, err = run("list", "--decision", "OQ-60")
+    assert code == 2 and not out
+    assert "--decision OQ-60: not an open question" in err and "did you mean OQ-6" in err
+
+
 def test_show_prints_the_case_and_its_table() -> None:
     code, out, _ = run("show", "doc.layout.branches-1-2")
     assert code == 0

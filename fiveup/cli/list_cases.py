@@ -6,7 +6,7 @@ import argparse
 import json
 
 from fiveup.harness.corpus import Case, load_corpus
-from fiveup.harness.selection import select
+from fiveup.harness.selection import check_decisions, select
 
 from .common import Streams, add_fixtures_option
 
@@ -19,6 +19,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-k", dest="keyword", metavar="EXPR", help="select cases by keyword")
     add_fixtures_option(parser)
     parser.add_argument(
+        "--decision",
+        action="append",
+        default=[],
+        metavar="OQ-n",
+        help="list only the cases whose expectation depends on this decision of "
+        "spec/open-questions.md (repeatable: any of them)",
+    )
+    parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="text (default) or json"
     )
 
@@ -30,6 +38,7 @@ def _row(case: Case) -> dict[str, object]:
         "primary_rule": case.primary_rule,
         "rules": list(case.rules),
         "tags": list(case.tags),
+        "decisions": list(case.decisions),
         "title": case.title,
         "file": case.file,
         "line": case.line,
@@ -38,7 +47,11 @@ def _row(case: Case) -> dict[str, object]:
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
     """Print the selected cases."""
-    cases = select(load_corpus(args.fixtures), args.keyword)
+    corpus = load_corpus(args.fixtures)
+    cases = select(corpus, args.keyword)
+    if args.decision:
+        wanted = set(check_decisions(corpus, args.decision, "--decision"))
+        cases = [case for case in cases if wanted & set(case.decisions)]
     out = streams.stdout
     if args.format == "json":
         out.write(json.dumps([_row(case) for case in cases], indent=2) + "\n")
