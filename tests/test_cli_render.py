@@ -246,6 +246,7 @@ def test_render_spec_writes_the_site_into_the_out_folder(tmp_path: Path) -> None
         (["render", "spec"], "render spec needs --out DIR"),
         (["render", "doc.layout.branches-1-2", "--out", "x"], "--out has a use only with spec"),
         (["render", "spec", "--out", "x", "--fixtures", "fixtures"], "--fixtures has no use"),
+        (["render", "spec", "--out", "x", "--svg"], "--svg and --output have no use with spec"),
     ],
 )
 def test_render_spec_mistakes_exit_2(args: list[str], words: str) -> None:

@@ -294,6 +294,8 @@ def _write_spec(args: argparse.Namespace, streams: Streams) -> int:
         raise UsageError("render spec needs --out DIR: the folder to write the site into")
     if args.fixtures:
         raise UsageError("--fixtures has no use with spec: the site shows the bundled corpus")
+    if args.svg or args.output is not None:
+        raise UsageError("--svg and --output have no use with spec: the site is written to --out")
     written = write_site(args.out)
     streams.stdout.write(f"wrote {len(written)} files; open {shown(args.out / 'index.html')}\n")
     return 0
