@@ -229,6 +229,37 @@ def test_render_geometry_tiles_joined_to_nothing_lie_in_a_row_below() -> None:
     assert [(m.tile.text, m.slot) for m in arrangement.markers] == [("[1|3]", Slot.LOW)]
 
 
+CROWDED = [
+    *("[0|5]", "[1|5]@[0|5]:high", "[1|4]@[1|5]:low", "[0|4]@[1|4]:high", "[0|3]@[0|5]:low"),
+    *("[0|0]@[0|4]:low", "[1|3]@[0|3]:high", "[1|2]@[1|3]:low", "[2|3]@[1|2]:high"),
+    *("[3|4]@[2|3]:high", "[0|2]@[0|0]:line-b", "[4|6]@[3|4]:high", "[6|6]@[4|6]:high"),
+    *("[2|2]@[0|2]:high", "[1|6]@[6|6]:line-b", "[2|6]@[6|6]:branch-a", "[0|6]@[0|0]:branch-b"),
+    *("[5|6]@[6|6]:branch-b", "[1|1]@[1|6]:low", "[2|4]@[2|6]:low", "[3|6]@[0|6]:high"),
+    *("[0|1]@[0|0]:branch-a", "[3|5]@[3|6]:low", "[2|5]@[3|5]:high", "[5|5]@[5|6]:low"),
+    "[4|5]@[2|4]:high",
+]
+"""A table on which placing each tile at its first free option leaves one without room."""
+
+
+def test_render_geometry_the_search_finds_room_where_the_first_choices_do_not() -> None:
+    arrangement = arrange(observed(CROWDED))
+    assert_well_drawn(arrangement)
+    assert arrangement.notes == ()
+
+
+def test_render_geometry_a_tile_without_room_is_drawn_apart_and_noted() -> None:
+    arrangement = arrange(observed(CROWDED), budget=0)  # only the last, greedy pass
+    rects = [p.rect for p in arrangement.tiles]
+    assert not any(a.overlaps(b) for a, b in itertools.combinations(rects, 2))
+    apart = [j for j in arrangement.joints if not j.attached]
+    assert apart
+    for joint in arrangement.joints:
+        assert joint.attached == joint.table_half.touches(joint.joined_half)
+    for joint in apart:
+        note = f"{joint.joined.tile.text} is drawn apart from {joint.table.text}: no room"
+        assert any(n.startswith(note) for n in arrangement.notes)
+
+
 def test_render_geometry_notes_are_bounded() -> None:
     arrangement = arrange({"tiles": [f"junk {n}" for n in range(500)]})
     assert len(arrangement.notes) == 25

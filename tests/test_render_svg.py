@@ -15,12 +15,13 @@ from typing import Any
 
 import pytest
 from hypothesis import given
-from test_render_geometry import CORPUS, JSONISH, LAYOUTISH, observed
+from test_render_geometry import CORPUS, CROWDED, JSONISH, LAYOUTISH, observed
 
 from fiveup import strategies as fs
 from fiveup.contract.engine import JSON
 from fiveup.harness.corpus import load_corpus
 from fiveup.reference.engine import layout_observation
+from fiveup.render import geometry
 from fiveup.render.svg import layout_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -191,6 +192,13 @@ def test_render_svg_is_deterministic_across_runs_orders_and_processes() -> None:
         assert done.stdout == first
 
 
+def test_render_svg_the_order_in_which_layouts_are_drawn_changes_nothing() -> None:
+    layouts = [layout for _, layout in CORPUS]
+    forward = [layout_svg(layout, title="t", desc="d") for layout in layouts]
+    backward = [layout_svg(layout, title="t", desc="d") for layout in reversed(layouts)]
+    assert forward == backward[::-1]
+
+
 def test_render_svg_needs_nothing_outside_itself() -> None:
     layout, case_id, title, credit = worked_example()
     svg = layout_svg(layout, title=case_id, desc=title, credit=credit)
@@ -277,6 +285,16 @@ def test_render_svg_shows_a_note_for_what_is_not_drawn(layout: Any, words: str) 
     assert notes is not None
     shown = " ".join(t.text or "" for t in notes.iter(f"{SVG}text"))
     assert words in shown
+
+
+def test_render_svg_a_tile_drawn_apart_has_a_dashed_line_and_a_note(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(geometry, "SEARCH_BUDGET", 0)
+    root = parse(layout_svg(observed(CROWDED), title="t", desc="d"))
+    assert root.findall(f".//{SVG}line[@class='apart']")
+    assert "is drawn apart from" in " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
+    assert_inside_view_box(root)
 
 
 def test_render_svg_huge_input_is_drawn_in_bounded_time() -> None:

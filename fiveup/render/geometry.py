@@ -29,6 +29,7 @@ from fiveup.errors import NotationError
 __all__ = [
     "HALF",
     "KNOWN_KEYS",
+    "SEARCH_BUDGET",
     "Arrangement",
     "Exit",
     "Half",
@@ -37,6 +38,7 @@ __all__ = [
     "PlacedTile",
     "Rect",
     "arrange",
+    "brief",
 ]
 
 Vec = tuple[int, int]
@@ -50,8 +52,9 @@ MAX_ENTRIES: Final = 1000
 """How many entries of each list (or mapping) are read; the rest is noted, not read."""
 MAX_NOTES: Final = 24
 """How many notes are kept; the count of the others is noted."""
-_BUDGET: Final = 4000
-"""Tile placements tried by each of the two backtracking passes before the next takes over."""
+SEARCH_BUDGET = 4000
+"""Tile placements tried by each of the two backtracking passes before the next takes over
+(read at each call of :func:`arrange`, so a test may lower it)."""
 _BOX: Final = 30
 """A line that would run on out of the square of this half-side (in units) turns if it can."""
 _NEAR: Final = 12
@@ -726,8 +729,13 @@ class _Search:
 # --- the arrangement --------------------------------------------------------------------------
 
 
-def arrange(layout: object) -> Arrangement:
-    """Place the tiles of a JSON layout on the grid; never raises, whatever ``layout`` holds."""
+def arrange(layout: object, *, budget: int | None = None) -> Arrangement:
+    """Place the tiles of a JSON layout on the grid; never raises, whatever ``layout`` holds.
+
+    ``budget`` bounds each backtracking pass (default :data:`SEARCH_BUDGET`); with 0 only the
+    last, greedy pass runs.
+    """
+    budget = SEARCH_BUDGET if budget is None else budget
     notes = _Notes()
     if not isinstance(layout, Mapping):
         notes.add(f"the layout is {brief(layout)}, not an object; nothing is drawn")
@@ -741,10 +749,10 @@ def arrange(layout: object) -> Arrangement:
     points = _read_points(layout, notes)
     steps = _steps(tree)
     search = _Search(tree, steps, frozenset(points))
-    shapes = search.run(strict=True, budget=_BUDGET)
+    shapes = search.run(strict=True, budget=budget)
     apart: set[Tile] = set()
     if shapes is None:
-        shapes = search.run(strict=False, budget=_BUDGET)
+        shapes = search.run(strict=False, budget=budget)
     if shapes is None:
         shapes, apart = search.greedy()
     loose = _loose_row(tree.loose, shapes)
