@@ -172,8 +172,9 @@ class Browser:
     # ------------------------------------------------------------------ the page
 
     def open(self, path: Path) -> None:
-        """Load the file ``path`` and wait until its load event."""
+        """Load the file ``path`` and wait until its load event; the problems are its own."""
         self._events.clear()
+        self.problems = Problems()
         result = self.send("Page.navigate", {"url": path.resolve().as_uri()})
         if result.get("errorText"):
             raise BrowserError(f"{path}: {result['errorText']}")

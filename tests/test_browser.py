@@ -101,3 +101,17 @@ def test_browser_the_spec_site_shows_the_rule_index_and_a_rule_with_its_diagrams
     assert browser.evaluate(_VISIBLE_SVGS) >= 5
     shown = browser.evaluate("document.querySelector('table.traceability').innerText")
     assert "Italiano" in shown and "Suomi" in shown and "Deutsch" in shown
+
+
+def test_browser_the_driver_sees_what_would_fail_a_page(browser: Browser, tmp_path: Path) -> None:
+    page = tmp_path / "broken.html"
+    page.write_text(
+        "<!DOCTYPE html><html><body><p>x</p><img src='missing.png'/>"
+        "<script>console.error('seen'); throw new Error('thrown');</script></body></html>",
+        "utf-8",
+    )
+    browser.open(page)
+    problems = browser.problems.all()
+    assert "console: seen" in problems
+    assert any(p.startswith("exception: ") for p in problems)
+    assert any(p.startswith("failed load: ") for p in problems)
