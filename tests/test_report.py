@@ -8,7 +8,14 @@ import xml.etree.ElementTree as ET
 from fiveup.contract.engine import Level
 from fiveup.harness.certify import Outcome, Run, Verdict
 from fiveup.harness.corpus import Case, Corpus
-from fiveup.harness.report import json_report, junit_report, layout_text, text_report
+from fiveup.harness.report import (
+    json_report,
+    junit_report,
+    layout_text,
+    score_tallies,
+    tally_of,
+    text_report,
+)
 from fiveup.harness.runner import CaseResult, Difference, Status
 
 
@@ -151,3 +158,37 @@ def test_layout_text_survives_garbage() -> None:
     assert layout_text(None) == ""
     assert layout_text({"tiles": "x"}) == ""
     assert layout_text({"tiles": ["[0|0]"], "connections": []}) == "[0|0]"
+
+
+def _marks(raw: int) -> str:
+    return f"<{raw}>"
+
+
+def test_tally_of_writes_what_the_tally_records_and_leaves_the_rest_numbers() -> None:
+    assert tally_of(305, _marks) == "<305>"
+    assert tally_of([305, 0], _marks) == "[<305> / <0>]"
+    assert tally_of([-5, 7, True, "x", None], _marks) == "[-5 / 7 / true / x / null]"
+
+
+def test_score_tallies_only_for_differences_in_scores() -> None:
+    assert score_tallies(Difference("/scores", [5, 10], [5, 15]), _marks) == (
+        "expected [<5> / <10>], got [<5> / <15>]"
+    )
+    assert score_tallies(Difference("/rounds/0/state/scores/1", 10, 15), _marks) == (
+        "expected <10>, got <15>"
+    )
+    assert score_tallies(Difference("/layout/sum", 5, 6), _marks) == ""
+    assert score_tallies(Difference("/state/scoresheet", 5, 6), _marks) == ""
+
+
+def test_text_report_with_a_tally_adds_a_line_under_a_difference_in_scores() -> None:
+    case = make_case("a.match", Level.MATCH, ("MAT-1",))
+    diff = Difference("/scores", [305, 0], [300, 0])
+    outcome = Outcome(CaseResult(case, Status.FAIL, (diff,), "1 difference"), Verdict.FAILED)
+    run = make_run((outcome,))
+    text = text_report(run, [], tally=_marks)
+    assert (
+        "  /scores: expected [305, 0], got [300, 0]\n"
+        "    as tallies: expected [<305> / <0>], got [<300> / <0>]\n" in text
+    )
+    assert "as tallies" not in text_report(run, [])
