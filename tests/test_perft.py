@@ -1,0 +1,225 @@
+"""Move counts: the reference's perft, the independent counter, and the moves fixtures.
+
+The counts of ``fixtures/moves/`` come from ``tests/perft_counter.py``, written from
+spec/rules.md alone; here that counter reproduces every case, the reference engine reproduces
+every case through the case runner, and the two generators agree on random positions.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import perft_counter as pc
+import pytest
+
+from fiveup.contract.engine import Level
+from fiveup.contract.notation import ALL_TILES, Action
+from fiveup.errors import UsageError
+from fiveup.harness.corpus import Case, load_corpus
+from fiveup.harness.runner import run_case
+from fiveup.reference.engine import ReferenceEngine
+from fiveup.reference.perft import action_order, count, divide, legal_actions
+from fiveup.reference.round import Round
+
+COUNTER = Path(__file__).with_name("perft_counter.py")
+CASES = [case for case in load_corpus().cases if case.level is Level.MOVES]
+
+
+def _round(players: int, seed: int, actions: int) -> tuple[Round, dict[str, object]]:
+    """A round dealt from ``seed`` and played ``actions`` random legal actions far."""
+    rng = random.Random(seed)
+    deck = list(ALL_TILES)
+    rng.shuffle(deck)
+    texts = [tile.text for tile in deck]
+    round_ = Round(players, deck, seed % players)
+    given: dict[str, object] = {
+        "players": players,
+        "hands": [texts[5 * i : 5 * i + 5] for i in range(players)],
+        "boneyard": texts[5 * players :],
+        "opener": seed % players,
+        "actions": [],
+    }
+    for _ in range(actions):
+        moves = round_.legal_action_list()
+        if not moves:
+            break
+        action = rng.choice(moves)
+        round_.apply(action)
+        given["actions"].append(action.text)  # type: ignore[attr-defined]
+    return round_, given
+
+
+# --------------------------------------------------------------------------- the fixtures
+
+
+def test_there_are_moves_cases_for_two_three_and_four_players() -> None:
+    assert len(CASES) >= 10
+    assert {case.given["players"] for case in CASES} == {2, 3, 4}
+    assert any("divide" in case.expect for case in CASES)
+    assert any(case.expect.get("count") == 0 and case.expect.get("legal") for case in CASES)
+    assert max(case.expect["count"] for case in CASES) <= 300_000
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
+def test_the_independent_counter_reproduces_the_case(case: Case) -> None:
+    position, refused = pc.prefix_position(case.given)
+    depth = int(case.given["depth"])
+    assert pc.canonical(pc.legal(position)) == case.expect["legal"]
+    assert pc.count(position, depth) == case.expect["count"]
+    if "divide" in case.expect:
+        assert pc.divide(position, depth) == case.expect["divide"]
+    error = case.expect.get("error")
+    assert refused == (error["at"] if isinstance(error, dict) else None)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
+def test_the_reference_engine_passes_the_case(case: Case) -> None:
+    result = run_case(ReferenceEngine(), case, [Level.MOVES.value])
+    assert result.ok, [d.text for d in result.differences] or result.message
+
+
+def test_each_case_says_where_its_counts_come_from() -> None:
+    for case in CASES:
+        note = str(case.provenance["note"])
+        assert case.provenance["source"] == "derived"
+        assert "tests/perft_counter.py" in note, case.id
+        assert "by hand" in note, case.id
+
+
+def test_the_counter_imports_nothing_of_the_suite() -> None:
+    tree = ast.parse(COUNTER.read_text(encoding="utf-8"))
+    imported = {
+        alias.name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in (
+            node.names if isinstance(node, ast.Import) else [ast.alias(node.module or "")]
+        )
+    }
+    assert imported <= {"__future__", "json", "sys", "collections", "dataclasses", "typing"}
+
+
+# --------------------------------------------------------------------------- the reference
+
+
+def test_depth_zero_counts_one_and_divides_into_nothing() -> None:
+    round_, _ = _round(3, 1, 0)
+    assert count(round_, 0) == 1
+    assert divide(round_, 0) == {}
+
+
+def test_depth_one_counts_the_legal_actions() -> None:
+    for seed in range(20):
+        round_, _ = _round(2 + seed % 3, seed, seed)
+        assert count(round_, 1) == len(legal_actions(round_))
+        assert sum(divide(round_, 3).values()) == count(round_, 3)
+
+
+def test_a_negative_depth_is_refused() -> None:
+    round_, _ = _round(2, 1, 0)
+    with pytest.raises(ValueError, match="0 or more"):
+        count(round_, -1)
+    with pytest.raises(ValueError, match="0 or more"):
+        divide(round_, -1)
+
+
+def test_a_round_that_is_over_has_no_action_and_no_sequence() -> None:
+    round_, _ = _round(2, 4, 200)
+    assert round_.over
+    assert legal_actions(round_) == []
+    assert count(round_, 0) == 1
+    assert count(round_, 3) == 0
+
+
+def test_counting_leaves_the_round_as_it_was() -> None:
+    round_, _ = _round(4, 7, 6)
+    before = (round_.hands, round_.boneyard, round_.turn, round_.pending, round_.events)
+    count(round_, 4)
+    divide(round_, 3)
+    assert (round_.hands, round_.boneyard, round_.turn, round_.pending, round_.events) == before
+
+
+def test_the_canonical_order_is_by_tile_then_point_then_slot() -> None:
+    texts = [
+        "0 play [0|1]@[1|1]:branch-b",
+        "0 play [0|1]@[0|0]:line-b",
+        "0 play [0|1]@[1|1]:line-b",
+        "0 play [0|0]@[0|1]:low",
+        "0 play [0|1]",
+        "0 play [0|0]",
+    ]
+    ordered = sorted((Action.parse(t) for t in texts), key=action_order)
+    assert [a.text for a in ordered] == [
+        "0 play [0|0]",
+        "0 play [0|0]@[0|1]:low",
+        "0 play [0|1]",
+        "0 play [0|1]@[0|0]:line-b",
+        "0 play [0|1]@[1|1]:line-b",
+        "0 play [0|1]@[1|1]:branch-b",
+    ]
+    assert action_order(Action.parse("1 draw")) < action_order(Action.parse("1 pass"))
+    assert pc.canonical(texts) == [a.text for a in ordered]
+
+
+def test_the_reference_and_the_independent_counter_agree_on_random_positions() -> None:
+    for seed in range(120):
+        players = 2 + seed % 3
+        round_, given = _round(players, seed, random.Random(seed).randrange(0, 35))
+        position = pc.position_of(given)
+        depth = seed % 4
+        assert [a.text for a in legal_actions(round_)] == pc.canonical(pc.legal(position))
+        assert {a.text: n for a, n in divide(round_, depth).items()} == pc.divide(position, depth)
+        assert count(round_, depth) == pc.count(position, depth)
+
+
+# --------------------------------------------------------------------------- the engine
+
+
+def _request(**changes: object) -> dict[str, object]:
+    deck = [tile.text for tile in ALL_TILES]
+    return {
+        "players": 2,
+        "deck": deck,
+        "opener": 0,
+        "scores": [0, 0],
+        "actions": [],
+        "depth": 2,
+        **changes,
+    }
+
+
+def test_the_engine_answers_a_moves_request() -> None:
+    observation = ReferenceEngine().run("moves", _request(divide=True))
+    assert observation["legal"] == [
+        f"0 play {t}" for t in ("[0|0]", "[0|1]", "[0|2]", "[0|3]", "[0|4]")
+    ]
+    assert observation["count"] == sum(observation["divide"].values())
+    assert list(observation["divide"]) == observation["legal"]
+    assert observation["error"] is None
+    assert "divide" not in ReferenceEngine().run("moves", _request())
+
+
+def test_a_refused_action_of_the_prefix_is_an_observation_with_its_error() -> None:
+    refused = ReferenceEngine().run("moves", _request(actions=["0 draw"]))
+    before = ReferenceEngine().run("moves", _request())
+    assert refused["error"]["at"] == 0 and refused["error"]["rule"] == "DRW-1"
+    assert (refused["legal"], refused["count"]) == (before["legal"], before["count"])
+
+
+@pytest.mark.parametrize(
+    ("changes", "words"),
+    [
+        ({"depth": 13}, "depth must be 0 to 12"),
+        ({"depth": -1}, "depth must be 0 to 12"),
+        ({"depth": "2"}, "depth"),
+        ({"divide": 1}, "divide"),
+        ({"actions": ["2 draw"]}, "no seat 2"),
+    ],
+)
+def test_a_request_out_of_its_domain_is_not_well_formed(
+    changes: dict[str, object], words: str
+) -> None:
+    with pytest.raises(UsageError, match=words):
+        ReferenceEngine().run("moves", _request(**changes))
