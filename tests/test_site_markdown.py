@@ -39,6 +39,7 @@ def test_fiveup_site_markdown_blocks_are_wellformed() -> None:
         "title", "OQ-6", "CNT", "title-2",
     ]  # fmt: skip
     assert root[0].tag == "h2"
+    assert ET.tostring(root[2], encoding="unicode").strip() == '<h3 id="OQ-6">OQ-6: A question</h3>'
     assert "".join(root[1].itertext()) == "A paragraph over two lines."
     items = root.find("ul")
     assert items is not None

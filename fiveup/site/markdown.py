@@ -156,7 +156,8 @@ class _Blocks:
         shown = min(6, level + self.shift)
         m = re.match(r"^(OQ-\d+|[A-Z]{3}):", text)
         ident = self._unique(m[1] if m else slug(text))
-        self.out.append(f'<h{shown} id="{ident}">{inline(text, self.links)}</h{shown}>')
+        title = inline(text, self.links, linking=False)  # the heading of OQ-6 links not to itself
+        self.out.append(f'<h{shown} id="{ident}">{title}</h{shown}>')
 
     def _is_table(self) -> bool:
         return self.i + 1 < len(self.lines) and bool(_TABLE_SEP_RE.match(self.lines[self.i + 1]))
