@@ -13,12 +13,20 @@ from typing import TypeVar
 
 from fiveup import PROTOCOL_VERSION, __version__
 from fiveup.contract.engine import JSON, Engine, EngineInfo, Level
-from fiveup.contract.notation import ALL_TILES, Action, Placement, Tile
+from fiveup.contract.notation import ALL_TILES, Action, Placement, Point, Tile
 from fiveup.contract.players import PLAYER_COUNTS, side_count
 from fiveup.contract.schemas import given_problem
 from fiveup.errors import IllegalMoveError, NotationError, UsageError
 
-from .layout import Layout
+from .layout import (
+    KEY_STRIDE,
+    POINT_OF,
+    POINT_VALUE,
+    TILE_OF,
+    Layout,
+    interned_placements,
+    placement_of,
+)
 from .match import Match
 from .perft import count as perft_count
 from .perft import divide as perft_divide
@@ -44,8 +52,52 @@ _T = TypeVar("_T")
 # --- observations ---------------------------------------------------------------------------
 
 
+# Observations are built for every request: the texts of the notation are looked up, never
+# formatted again. Tiles and interned placements live as long as the module, so their ids
+# name them; anything else (a tile made by hand) falls back to its ``text``.
+_TEXT_BY_ID: dict[int, str] = {id(tile): tile.text for tile in ALL_TILES}
+_TEXT_BY_ID.update((id(p), p.text) for p in interned_placements().values())
+_KEEP_ALIVE = (ALL_TILES, interned_placements())
+_TILE_TEXT: list[str] = [tile.text if tile is not None else "" for tile in TILE_OF]
+_IS_DOUBLE: list[bool] = [tile is not None and tile.is_double for tile in TILE_OF]
+_POINT_TEXT: list[str] = [point.text if point is not None else "" for point in POINT_OF]
+_JOINTS: dict[int, tuple[str, str]] = {}
+
+
+def _text(item: Tile | Placement) -> str:
+    return _TEXT_BY_ID.get(id(item)) or item.text
+
+
+def _joint(key: int) -> tuple[str, str]:
+    """The texts of the joint a placement makes: the table's point, then the new tile's half."""
+    found = _JOINTS.get(key)
+    if found is None:
+        placement = placement_of(key)
+        slot = placement.joining_slot
+        assert placement.target is not None and slot is not None
+        found = _JOINTS[key] = (placement.target.text, Point(placement.tile, slot).text)
+    return found
+
+
 def layout_observation(layout: Layout) -> dict[str, JSON]:
     """The ``layout`` object of an observation: tiles, spinners, connections, points, sum."""
+    if type(layout) is not Layout:
+        return _any_layout_observation(layout)
+    placed = layout.placed
+    tiles = [_TILE_TEXT[key // KEY_STRIDE] for key in placed]
+    codes = sorted([code for points in layout.points_by_value for code in points])
+    return {
+        "tiles": tiles,
+        "spinners": [t for k, t in zip(placed, tiles, strict=True) if _IS_DOUBLE[k // KEY_STRIDE]],
+        "connections": [list(_joint(key)) for key in placed if key % KEY_STRIDE],
+        "points": {_POINT_TEXT[code]: POINT_VALUE[code] for code in codes},
+        "contributions": [[_text(tile), value] for tile, value in layout.counted()],
+        "sum": layout.sum,
+    }
+
+
+def _any_layout_observation(layout: Layout) -> dict[str, JSON]:
+    """:func:`layout_observation` of a layout of another class, through its methods alone."""
     return {
         "tiles": [tile.text for tile in layout.tiles()],
         "spinners": [tile.text for tile in layout.spinners()],
@@ -61,12 +113,12 @@ def event_observation(event: Event) -> dict[str, JSON]:
     if isinstance(event, Played):
         return {
             "seat": event.seat,
-            "play": event.placement.text,
+            "play": _text(event.placement),
             "sum": event.sum,
             "credit": event.credit,
         }
     if isinstance(event, Drew):
-        return {"seat": event.seat, "draw": event.tile.text}
+        return {"seat": event.seat, "draw": _text(event.tile)}
     if isinstance(event, Passed):
         return {"seat": event.seat, "pass": True}
     raise ValueError(f"{event.text} records no action")
@@ -92,8 +144,8 @@ def round_observation(round_: Round) -> dict[str, JSON]:
         "events": [event_observation(e) for e in round_.events if not isinstance(e, RoundEnded)],
         "state": {
             "turn": round_.turn,
-            "pending": None if pending is None else pending.text,
-            "hands": [[tile.text for tile in hand] for hand in round_.hands],
+            "pending": None if pending is None else _text(pending),
+            "hands": [[_text(tile) for tile in hand] for hand in round_.hands],
             "boneyard": round_.boneyard_size,
             "scores": list(round_.scores),
             "layout": layout_observation(round_.layout),
@@ -155,7 +207,7 @@ def _actions(value: JSON, where: str, players: int) -> list[Action]:
 
 def _deck(value: JSON, where: str) -> list[Tile]:
     deck = _texts(value, where, Tile.parse)
-    if len(deck) != len(ALL_TILES) or len(set(deck)) != len(ALL_TILES):
+    if len(deck) != len(ALL_TILES) or len({(t.low, t.high) for t in deck}) != len(ALL_TILES):
         raise UsageError(f"{where} must list each of the 28 tiles once (SET-1)")
     return deck
 

@@ -349,3 +349,18 @@ def test_every_scoring_function_refuses_inputs_outside_its_domain(
 ) -> None:
     with pytest.raises(UsageError, match=re.escape(words)):
         ENGINE.run("scoring", {"function": function, "input": value})
+
+
+def test_the_layout_observation_read_from_codes_equals_the_one_read_through_the_methods() -> None:
+    from fiveup.reference import engine as module
+
+    rng = random.Random(12)
+    policy = random_policy(rng)
+    for number in range(60):
+        deck = list(ALL_TILES)
+        rng.shuffle(deck)
+        round_ = Round(2 + number % 3, deck, 0)
+        while not round_.over:
+            quick = module.layout_observation(round_.layout)
+            assert quick == module._any_layout_observation(round_.layout)
+            round_.apply(policy(round_))
