@@ -508,3 +508,16 @@ def test_lint_a_tag_taken_off_a_bundled_case_is_missed(
     problems = _decision_problems(tmp_path, "".join(lines))
     assert [message for _, message in problems if decision in message and reason in message]
     assert all(decision in message for _, message in problems)
+
+
+def test_lint_spec_fixtures_classifies_every_open_question_once() -> None:
+    text = importlib.resources.files("fiveup.spec").joinpath("fixtures.md").read_text("utf-8")
+    section = text.split("\n## Decisions\n", 1)[1].split("\n## ", 1)[0]
+    tables = [
+        [line.split("|")[1].strip() for line in block.splitlines() if line.startswith("| OQ-")]
+        for block in section.split("\n\n")
+        if block.startswith("| decision |")
+    ]
+    conventions, listed = tables
+    assert set(conventions) == CONVENTIONS
+    assert listed == [oq for oq in spec_open_questions() if oq not in CONVENTIONS]
