@@ -39,6 +39,8 @@ MAX_DIAGRAMS = 20
 """How many cases not passed get their layouts drawn; the page says when more were left out."""
 MAX_DETAILED = 200
 """How many cases not passed are told in full; the rest are listed by ID and rule."""
+MAX_DIFFERENCES = 30
+"""How many differences of one case are listed; the rest are counted."""
 MAX_TEXT = 4000
 """The longest text (a message, a request) shown whole; longer ones are cut, saying so."""
 MAX_TILES = 28
@@ -280,16 +282,19 @@ def _differences(page: _Page, o: Outcome) -> None:
         '<table class="differences"><thead><tr><th>where</th><th>expected</th><th>actual</th>'
         "<th>rule</th><th>note</th></tr></thead><tbody>"
     )
-    for d in diffs:
+    for d in diffs[:MAX_DIFFERENCES]:
         marks = score_tallies(d, page.tally) if page.tally else ""
         note = d.note + (f" (as tallies: {marks})" if marks else "")
         page.add(
             f'<tr><td class="json">{_clean(d.path or "/")}</td>'
-            f'<td class="json">{_clean(_cut(_json(d.expected), 600))}</td>'
-            f'<td class="json">{_clean(_cut(_json(d.actual), 600))}</td>'
+            f'<td class="json">{_clean(_cut(_json(d.expected), 400))}</td>'
+            f'<td class="json">{_clean(_cut(_json(d.actual), 400))}</td>'
             f'<td>{_clean(d.rule)}</td><td class="name">{_clean(note)}</td></tr>'
         )
     page.add("</tbody></table>")
+    if len(diffs) > MAX_DIFFERENCES:
+        more = len(diffs) - MAX_DIFFERENCES
+        page.add(f'<p class="note">and {more} more differences not listed</p>')
 
 
 def _case(page: _Page, o: Outcome, args: list[str], rerun: bool = True) -> None:
