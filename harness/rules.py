@@ -1,6 +1,7 @@
 """The index of spec rules, read from ``spec/rules.md``.
 
-A rule is a paragraph starting with ``**XXX-n**``; ``*(conduct)*`` right after the ID marks a
+A rule is a paragraph starting with ``**XXX-n**`` (a bold ID inside a paragraph, or at the start of
+one of its wrapped lines, is a reference, not a rule); ``*(conduct)*`` right after the ID marks a
 rule that governs the table and cannot be observed through an engine.
 """
 
@@ -44,10 +45,11 @@ def parse_rules(markdown: str) -> tuple[dict[str, Rule], dict[str, Section]]:
     current = Section("", "")
     lines = markdown.splitlines()
     for i, line in enumerate(lines):
+        starts_paragraph = i == 0 or not lines[i - 1].strip()
         if m := _SECTION_RE.match(line):
             current = Section(m[1], m[2].strip())
             sections[current.prefix] = current
-        elif m := _RULE_RE.match(line):
+        elif starts_paragraph and (m := _RULE_RE.match(line)):
             text = [m[3]]
             for follow in lines[i + 1 :]:
                 if not follow.strip():
