@@ -213,7 +213,7 @@ class _Piped:
         self.pending = (level, given)
         self.sent += 1
 
-    def collect(self) -> dict[str, JSON]:
+    def collect(self, known: dict[str, JSON] | None = None) -> dict[str, JSON]:
         assert self.pending is not None
         (level, given), self.pending = self.pending, None
         return self.engine.run(level, given)
@@ -242,3 +242,22 @@ def test_a_pipelined_candidate_is_judged_as_one_run_request_at_a_time() -> None:
     assert sorted(d.index for d in wrong.divergences) == sorted(
         d.index for d in run_campaign(ReferenceEngine(), _wrong(), 5, range(120)).divergences
     )
+
+
+def test_over_the_protocol_a_campaign_finds_what_it_finds_in_process() -> None:
+    import sys
+
+    served = f"{sys.executable} -m fiveup engine --engine {WRONG}"
+    runs = []
+    for option, engine in (("--engine", WRONG), ("--engine-cmd", served)):
+        code, text, err = fiveup(
+            "fuzz", option, engine, "--rounds", "60", "--seed", "5", "--format", "json"
+        )
+        assert code == 1, err
+        runs.append(sorted(d["case"] for d in json.loads(text)["divergences"]))
+    assert runs[0] == runs[1] and runs[0]
+    code, text, err = fiveup(
+        "fuzz", "--engine-cmd", f"{sys.executable} -m fiveup engine", "--rounds", "60",
+        "--seed", "5", "--format", "json",
+    )  # fmt: skip
+    assert code == 0 and json.loads(text)["divergences"] == [], err

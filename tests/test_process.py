@@ -289,7 +289,7 @@ def test_observation_and_given_checks_by_level() -> None:
     assert given_problem(Level.ROUND, {"players": 2}) is not None
     assert given_problem("scoring", echo(5)) is None
     assert given_problem("poker", {}) == (
-        "names no level: 'poker' is none of layout, match, round, scoring"
+        "names no level: 'poker' is none of layout, match, moves, round, scoring"
     )
 
 
@@ -348,6 +348,23 @@ def test_submit_sends_one_request_and_collect_reads_its_reply(fast: None) -> Non
         with pytest.raises(UnsupportedCase, match="does not declare the level 'layout'"):
             connection.submit("layout", {"placements": ["[1|4]"]})
         assert connection.run("scoring", echo(9)) == {"value": 9}
+
+
+def test_a_reply_that_carries_a_known_observation_byte_for_byte_is_that_observation(
+    fast: None,
+) -> None:
+    served = [sys.executable, str(ENGINES / "served.py")]
+    with ProcessEngine(served, timeout=2.0) as connection:
+        given = {"function": "credit", "input": 15}
+        known = {"value": 15}
+        connection.submit("scoring", given)
+        assert connection.collect(known) is known
+        other = {"value": 10}
+        connection.submit("scoring", given)
+        observed = connection.collect(other)
+        assert observed == known and observed is not other
+        connection.submit("scoring", {"function": "credit", "input": 16})
+        assert connection.collect({"value": 16}) == {"value": 0}
 
 
 def test_a_given_that_is_not_json_is_the_callers_mistake(fast: None) -> None:

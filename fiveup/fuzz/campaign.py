@@ -303,8 +303,15 @@ class Pipelined(Protocol):
     def submit(self, level: str, given: dict[str, JSON]) -> None:
         """Send one request."""
 
-    def collect(self) -> dict[str, JSON]:
-        """The observation of the reply to the request in flight."""
+    def collect(self, known: dict[str, JSON] | None = None) -> dict[str, JSON]:
+        """The observation of the reply to the request in flight.
+
+        ``known`` itself when the reply carries exactly that schema-valid observation.
+        """
+
+
+_TRIES: Final = 20
+"""Replies compared byte for byte with the baseline's before giving up when none matched."""
 
 
 class _Pipeline:
@@ -326,6 +333,8 @@ class _Pipeline:
         self.seed = seed
         self.cases = cases
         self.ready: deque[_Job] = deque()
+        self.vouched = _exactly_typed(baseline)
+        self.tries = self.hits = 0
 
     def prepare(self) -> bool:
         """Make the next case and the baseline's observation of it; False when none is left."""
@@ -374,14 +383,22 @@ class _Pipeline:
 
     def reply(self, job: _Job) -> tuple[int, Level, Found] | None:
         """Judge the reply to the job's request; None when its replay was sent."""
+        # A reply that carries the baseline's own observation, byte for byte, is that
+        # observation: already of the right shape and equal in full. Tried while it pays.
+        known = None
+        if self.vouched and not job.replaying and (self.hits or self.tries < _TRIES):
+            known = job.expected
+            self.tries += 1
         try:
-            observed = self.pipe.collect()
+            observed = self.pipe.collect(known) if known is not None else self.pipe.collect()
         except Exception:  # the runner says what the engine did
             return self.slow(job)
         if job.replaying:
             passed = _unchanged(self.candidate, job.level, job.expected, observed)
             return (job.index, job.level, None) if passed else self.slow(job)
-        if not _matches(self.baseline, self.candidate, job.level, job.expected, observed):
+        if observed is known:
+            self.hits += 1
+        elif not _matches(self.baseline, self.candidate, job.level, job.expected, observed):
             return self.slow(job)
         prefix = _replay(job.level, job.request, job.expected)
         if prefix is None:
