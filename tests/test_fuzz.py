@@ -12,7 +12,7 @@ import yaml
 from fiveup.cli import main
 from fiveup.contract.engine import JSON, EngineInfo, Level
 from fiveup.fuzz.campaign import Shard, run_campaign
-from fiveup.fuzz.cases import LEVEL_WEIGHTS, random_case
+from fiveup.fuzz.cases import LEVEL_WEIGHTS, observed_case, random_case
 from fiveup.harness.levels import LEVELS
 from fiveup.reference.engine import ReferenceEngine
 
@@ -261,3 +261,18 @@ def test_over_the_protocol_a_campaign_finds_what_it_finds_in_process() -> None:
         "--seed", "5", "--format", "json",
     )  # fmt: skip
     assert code == 0 and json.loads(text)["divergences"] == [], err
+
+
+def test_the_observation_a_round_case_comes_with_is_the_references_byte_for_byte() -> None:
+    engine = ReferenceEngine()
+    rounds = 0
+    for index in range(300):
+        level, given, observation = observed_case(13, index)
+        assert (level, given) == random_case(13, index)
+        if level is Level.ROUND:
+            rounds += 1
+            answer = engine.run("round", LEVELS[level].request(given))
+            assert json.dumps(observation) == json.dumps(answer)
+        else:
+            assert observation is None
+    assert rounds > 50

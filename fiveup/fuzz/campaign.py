@@ -28,8 +28,9 @@ from fiveup.harness.corpus import Case
 from fiveup.harness.levels import LEVELS
 from fiveup.harness.runner import CaseResult, Status, run_case
 from fiveup.reference.engine import ReferenceEngine
+from fiveup.reference.rules import STANDARD
 
-from .cases import LEVEL_WEIGHTS, random_case
+from .cases import LEVEL_WEIGHTS, observed_case, random_case
 
 __all__ = [
     "Divergence",
@@ -154,6 +155,16 @@ def _exactly_typed(engine: Engine) -> bool:
     return isinstance(getattr(engine, "engine", engine), ReferenceEngine)
 
 
+def _standard_reference(engine: Engine) -> bool:
+    """True for the reference engine playing the spec's rules (not a variant or a mutant)."""
+    inner = getattr(engine, "engine", engine)
+    return type(inner) is ReferenceEngine and inner.rules is STANDARD
+
+
+_Made = tuple[int, Level, dict[str, JSON], dict[str, JSON] | None]
+"""A case as made: its index, level and given, and the baseline's observation if known."""
+
+
 def _conforms(level: Level, observation: JSON) -> bool:
     return shapes.conforms(LEVELS[level].schema, observation)
 
@@ -262,15 +273,17 @@ def _judged(
 
 def fuzz_case(
     baseline: Engine, candidate: Engine, levels: list[str], seed: int, index: int,
-    level: Level, given: dict[str, JSON],
+    level: Level, given: dict[str, JSON], expected: dict[str, JSON] | None = None,
 ) -> tuple[Case, CaseResult] | None:  # fmt: skip
     """Judge one case; None when the candidate passes it, the baseline's observation expected.
 
     A candidate that observes exactly what the baseline does passes without building the case
     (:func:`_agrees` makes every check the runner makes); any other is judged by the runner.
+    ``expected`` is the baseline's observation when the caller has it already.
     """
     request = LEVELS[level].request(given)
-    expected = baseline.run(level.value, request)
+    if expected is None:
+        expected = baseline.run(level.value, request)
     try:
         if level.value in levels:
             observed = candidate.run(level.value, request)
@@ -324,7 +337,7 @@ class _Pipeline:
 
     def __init__(
         self, baseline: Engine, candidate: Engine, levels: list[str], seed: int,
-        cases: Iterator[tuple[int, Level, dict[str, JSON]]],
+        cases: Iterator[_Made],
     ) -> None:  # fmt: skip
         self.baseline = baseline
         self.candidate = candidate
@@ -341,9 +354,10 @@ class _Pipeline:
         item = next(self.cases, None)
         if item is None:
             return False
-        index, level, given = item
+        index, level, given, expected = item
         request = LEVELS[level].request(given)
-        expected = self.baseline.run(level.value, request)
+        if expected is None:
+            expected = self.baseline.run(level.value, request)
         self.ready.append(_Job(index, level, given, request, expected))
         return True
 
@@ -446,13 +460,18 @@ def run_campaign(
     wanted = set(LEVEL_WEIGHTS if levels is None else levels)
     chosen = tuple(lv for lv in LEVEL_WEIGHTS if lv.value in declared and lv in wanted)
     start = time.perf_counter()
-    cases = ((index, *random_case(seed, index, players, chosen)) for index in indexes)
+    free = _standard_reference(baseline)  # its observations of round cases come with them
+    cases = (
+        (index, level, given, observation if free else None)
+        for index in indexes
+        for level, given, observation in (observed_case(seed, index, players, chosen),)
+    )
     if all(callable(getattr(candidate, name, None)) for name in ("submit", "collect")):
         verdicts = _Pipeline(baseline, candidate, declared, seed, cases).verdicts()
     else:
         verdicts = (
-            (index, level, fuzz_case(baseline, candidate, declared, seed, index, level, given))
-            for index, level, given in cases
+            (i, lv, fuzz_case(baseline, candidate, declared, seed, i, lv, given, expected))
+            for i, lv, given, expected in cases
         )
     try:
         for index, level, found in verdicts:

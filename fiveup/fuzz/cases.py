@@ -18,11 +18,13 @@ from typing import Final
 from fiveup.contract.engine import JSON, Level
 from fiveup.contract.notation import ALL_TILES, Action, Placement, Point, Tile, Verb
 from fiveup.contract.players import PLAYER_COUNTS, deal, side_count
+from fiveup.errors import IllegalMoveError
+from fiveup.reference.engine import round_observation
 from fiveup.reference.layout import Layout
 from fiveup.reference.match import Match, random_policy
 from fiveup.reference.round import Round, shuffled_deck
 
-__all__ = ["LEVEL_WEIGHTS", "random_case"]
+__all__ = ["LEVEL_WEIGHTS", "observed_case", "random_case"]
 
 LEVEL_WEIGHTS: Final = {
     Level.SCORING: 1,
@@ -91,6 +93,14 @@ def _start(deck: list[Tile], players: int) -> dict[str, JSON]:
 
 
 def _round_case(rng: random.Random, players: int) -> tuple[Level, dict[str, JSON]]:
+    level, given, _ = _observed_round_case(rng, players)
+    return level, given
+
+
+def _observed_round_case(
+    rng: random.Random, players: int
+) -> tuple[Level, dict[str, JSON], dict[str, JSON]]:
+    """A round case and the standard reference's observation of it (it was just played)."""
     deck = shuffled_deck(rng)
     opener = rng.randrange(players)
     scores = _scores(rng, players)
@@ -102,12 +112,19 @@ def _round_case(rng: random.Random, players: int) -> tuple[Level, dict[str, JSON
         action = choose(round_)
         round_.apply(action)
         actions.append(action.text)
+    error: JSON = None
     if rng.random() < _ILLEGAL:
         wrong = _illegal_action(round_, rng)
         if wrong is not None:
+            try:
+                round_.apply(wrong)
+            except IllegalMoveError as exc:
+                error = {"at": len(actions), "rule": exc.rule, "message": exc.message}
             actions.append(wrong.text)
     given = {"players": players, **_start(deck, players), "opener": opener, "scores": scores}
-    return Level.ROUND, {**given, "actions": actions}
+    observation = round_observation(round_)
+    observation["error"] = error
+    return Level.ROUND, {**given, "actions": actions}, observation
 
 
 _MOVES_DEPTH = 3
@@ -201,9 +218,26 @@ def random_case(
     seed: int, index: int, players: int | None = None, levels: tuple[Level, ...] | None = None
 ) -> tuple[Level, dict[str, JSON]]:
     """Case ``index`` of the campaign ``seed``: its level and its ``given`` (fixture form)."""
+    level, given, _ = observed_case(seed, index, players, levels)
+    return level, given
+
+
+def observed_case(
+    seed: int, index: int, players: int | None = None, levels: tuple[Level, ...] | None = None
+) -> tuple[Level, dict[str, JSON], dict[str, JSON] | None]:
+    """:func:`random_case`, with the standard reference's observation of a round case.
+
+    A round case is made by playing it with the reference, so its observation comes free:
+    exactly what ``ReferenceEngine().run("round", ...)`` answers for it (a test holds the two
+    byte for byte equal). Other levels: None.
+    """
     rng = random.Random(f"fiveup-fuzz:{seed}:{index}")
-    choices = levels or tuple(LEVEL_WEIGHTS)
+    choices = tuple(level for level in (levels or LEVEL_WEIGHTS) if level in LEVEL_WEIGHTS)
+    choices = choices or tuple(LEVEL_WEIGHTS)
     weights = [LEVEL_WEIGHTS[level] for level in choices]
     level = rng.choices(choices, weights)[0]
     count = players if players is not None else rng.choice(PLAYER_COUNTS)
-    return _MAKERS[level](rng, count)
+    if level is Level.ROUND:
+        return _observed_round_case(rng, count)
+    level, given = _MAKERS[level](rng, count)
+    return level, given, None
