@@ -297,6 +297,16 @@ def test_render_svg_a_tile_drawn_apart_has_a_dashed_line_and_a_note(
     assert_inside_view_box(root)
 
 
+def test_render_svg_numbers_too_long_to_write_are_named_not_written() -> None:
+    huge = 10**5000  # str() of it raises: Python refuses to write more than 4300 digits
+    layout = {"tiles": ["[1|4]"], "points": {"[1|4]:low": huge}, "sum": huge}
+    layout["contributions"] = [["[1|4]", huge], ["[1|4]", -huge], ["[1|4]", 4]]
+    root = parse(layout_svg(layout, title="t", desc="d", credit=-huge))
+    texts = [t.text or "" for t in root.iter(f"{SVG}text")]
+    assert "Sum of counted ends: a huge number" in texts
+    assert "Credit of the placement: a huge number raw points = a huge number displayed" in texts
+
+
 def test_render_svg_huge_input_is_drawn_in_bounded_time() -> None:
     many = 200_000
     layout = {

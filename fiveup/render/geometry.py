@@ -846,7 +846,9 @@ def _read_points(layout: Mapping[str, JSON], notes: _Notes) -> dict[Point, int]:
             notes.add(f"points: {point.text} has {brief(value)}, not a value")
         else:
             if value != point.value:
-                notes.add(f"points: {point.text} is given the value {value}, not {point.value}")
+                notes.add(
+                    f"points: {point.text} is given the value {brief(value)}, not {point.value}"
+                )
             found[point] = value
     return dict(sorted(found.items()))
 
@@ -892,7 +894,7 @@ def _markers(
         slot = _counted_slot(placed[tile], value, used, taken, hollow)
         if slot is None:
             counted.append(Marker(tile, None, None, value))
-            notes.add(f"contributions: {tile.text} counts {value} at no free end of it")
+            notes.add(f"contributions: {tile.text} counts {brief(value)} at no free end of it")
             continue
         taken.add((tile, slot))
         counted.append(Marker(tile, slot, placed[tile].exit(slot), value))

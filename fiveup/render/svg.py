@@ -80,6 +80,8 @@ def _escape(text: str) -> str:
 
 def _displayed(raw: int) -> str:
     """``raw / 5`` written exactly, with one decimal when it is not whole."""
+    if abs(raw) >= 10**12:
+        return brief(raw)
     sign = "-" if raw < 0 else ""
     tenths = abs(raw) * 2
     whole, rest = divmod(tenths, 10)
@@ -183,12 +185,15 @@ def _footer(arrangement: Arrangement, credit: object) -> tuple[list[str], list[s
     notes = list(arrangement.notes)
     total = arrangement.sum
     lines = [
-        f"Sum of counted ends: {total}" if total is not None else "Sum of counted ends: not given"
+        f"Sum of counted ends: {brief(total)}"
+        if total is not None
+        else "Sum of counted ends: not given"
     ]
     if credit is not None:
         if isinstance(credit, int) and not isinstance(credit, bool):
             lines.append(
-                f"Credit of the placement: {credit} raw points = {_displayed(credit)} displayed"
+                f"Credit of the placement: {brief(credit)} raw points = "
+                f"{_displayed(credit)} displayed"
             )
         else:
             notes.append(f"credit: {brief(credit)} is not a whole number")
