@@ -24,7 +24,6 @@ from typing import Final
 
 from fiveup.contract.engine import JSON
 from fiveup.contract.notation import Point, Slot, Tile
-from fiveup.errors import NotationError
 
 __all__ = [
     "HALF",
@@ -285,7 +284,7 @@ def _tile(value: object) -> Tile | None:
         return None
     try:
         return Tile.parse(value)
-    except NotationError:
+    except ValueError:  # the notation's NotationError is a ValueError
         return None
 
 
@@ -294,7 +293,7 @@ def _point(value: object) -> Point | None:
         return None
     try:
         return Point.parse(value)
-    except NotationError:
+    except ValueError:  # the notation's NotationError is a ValueError
         return None
 
 
