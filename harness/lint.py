@@ -623,6 +623,18 @@ def _implied_decisions(
         yield "OQ-18", "it expects a tally with a 50-point mark"
 
 
+def implied_decisions(case: Mapping[str, Any]) -> list[str]:
+    """The open questions a fixture case's expectation shows it depends on, in register order.
+
+    What ``validate`` requires its ``decisions`` to hold (conventions left out): a case made
+    by a tool (``fiveup fuzz``) lists these.
+    """
+    register = spec_open_questions()
+    found = {oq for oq, _ in _implied_decisions(case, spec_rules())}
+    kept = [oq for oq in found if oq in register and oq not in CONVENTIONS]
+    return sorted(kept, key=decision_number)
+
+
 def _decision_problems(
     src: SourceFile, rules: Mapping[str, Rule], register: Mapping[str, str]
 ) -> list[Problem]:

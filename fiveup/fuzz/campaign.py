@@ -26,6 +26,7 @@ from fiveup.contract.engine import JSON, Engine, Level
 from fiveup.harness import shapes
 from fiveup.harness.corpus import Case
 from fiveup.harness.levels import LEVELS
+from fiveup.harness.lint import implied_decisions
 from fiveup.harness.runner import CaseResult, Status, run_case
 from fiveup.reference.engine import ReferenceEngine
 from fiveup.reference.rules import STANDARD
@@ -495,7 +496,7 @@ def fixture_of(case: Case, result: CaseResult) -> dict[str, Any]:
     """The divergence as a fixture case of ``spec/fixtures.md`` (the baseline's observation)."""
     differences = [d.text for d in result.differences[:5]] or [result.message]
     rule = result.rule if result.status is Status.FAIL else case.primary_rule
-    return {
+    fixture: dict[str, Any] = {
         "id": case.id,
         "title": f"Fuzz divergence: {differences[0]}"[:200],
         "description": "Found by fiveup fuzz; the expectation is the baseline engine's "
@@ -506,6 +507,15 @@ def fixture_of(case: Case, result: CaseResult) -> dict[str, Any]:
         "given": dict(case.given),
         "expect": dict(case.expect),
     }
+    decisions = implied_decisions(fixture)
+    if not decisions:
+        return fixture
+    ordered: dict[str, Any] = {}
+    for key, value in fixture.items():
+        ordered[key] = value
+        if key == "rules":  # right after rules, as spec/fixtures.md orders the keys
+            ordered["decisions"] = decisions
+    return ordered
 
 
 def write_fixture(out: Path, case: Case, result: CaseResult) -> str:
