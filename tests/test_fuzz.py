@@ -276,3 +276,26 @@ def test_the_observation_a_round_case_comes_with_is_the_references_byte_for_byte
         else:
             assert observation is None
     assert rounds > 50
+
+
+class _Booly:
+    """The reference, except that seat 1 to act is written ``true``: equal by ``==``, not JSON."""
+
+    def __init__(self) -> None:
+        self.engine = ReferenceEngine()
+
+    def info(self) -> EngineInfo:
+        return self.engine.info()
+
+    def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
+        observation = self.engine.run(level, given)
+        if level == "round" and observation["state"]["turn"] == 1:
+            observation["state"]["turn"] = True
+        return observation
+
+
+def test_an_observation_equal_by_python_but_not_as_json_diverges() -> None:
+    tally = run_campaign(ReferenceEngine(), _Booly(), 3, range(30), players=2, levels=[Level.ROUND])
+    assert tally.divergences
+    assert all(d.result.status.value == "error" for d in tally.divergences)
+    assert "does not follow the protocol" in tally.divergences[0].result.message

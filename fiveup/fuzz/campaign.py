@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import marshal
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -220,9 +221,25 @@ def _matches(
     apart), so a baseline other than the reference is checked too, or compared as JSON text.
     """
     checked = getattr(candidate, "checks_observations", False)
+    if not checked and _exactly_typed(baseline) and _identical(observed, expected):
+        return True  # the very value of a schema-valid observation, types and all
     if not (checked or _conforms(level, observed)) or observed != expected:
         return False
     return _exactly_typed(baseline) or _conforms(level, expected) or _same(observed, expected)
+
+
+def _identical(observed: JSON, expected: JSON) -> bool:
+    """The same value with the same types throughout: the same ``marshal`` bytes.
+
+    ``marshal`` writes each value with its exact type (``True`` is not ``1``, ``1.0`` is not
+    ``1``) and refuses any other class, and version 2 writes no back-references, so equal
+    bytes read back as the same value. A mere difference of key order or of string interning
+    gives other bytes: then the value is checked the long way.
+    """
+    try:
+        return marshal.dumps(observed, 2) == marshal.dumps(expected, 2)
+    except ValueError:  # a value of a class marshal does not write
+        return False
 
 
 def _replay(level: Level, request: dict[str, JSON], expected: JSON) -> dict[str, JSON] | None:
