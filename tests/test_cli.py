@@ -35,7 +35,7 @@ def test_certify_with_no_arguments_certifies_the_reference_engine() -> None:
     assert f"Five Up conformance suite {SUITE_VERSION}" in out
     assert out.rstrip().endswith(
         "0 failed, 0 errors, 0 unsupported, 0 expected failures, 0 unexpectedly passing: "
-        "CONFORMS at levels scoring, layout, round, match"
+        "CONFORMS at levels scoring, layout, round, match, moves"
     )
 
 
@@ -61,7 +61,7 @@ def test_json_and_junit_reports_written_whole_to_a_file(tmp_path: Path) -> None:
     doc = json.loads(target.read_text())
     assert doc["conforms"] is True and doc["engine"]["name"] == "fiveup-reference"
     assert out.strip().endswith(
-        ": CONFORMS at levels scoring, layout, round, match, "
+        ": CONFORMS at levels scoring, layout, round, match, moves, "
         f"on a selection (-k scoring: 70 of {len(load_corpus().cases)} cases)"
     )
     assert not list(tmp_path.glob(".*.tmp"))
@@ -246,7 +246,7 @@ def test_the_readme_adapter_examples_certify_the_scoring_level(
     code, out, err = run("certify", *engine)
     assert code == 0, out + err
     assert out.rstrip().endswith(
-        "unexpectedly passing: CONFORMS at level scoring (not claimed: layout, round, match)"
+        "unexpectedly passing: CONFORMS at level scoring (not claimed: layout, round, match, moves)"
     )
     assert "70 passed, 0 failed" in out
 

@@ -49,7 +49,8 @@ def test_an_engine_that_declines_every_case_checked_nothing() -> None:
     assert code == 1
     assert last_line(out) == (
         f"0 passed, 0 failed, 0 errors, {N} unsupported, 0 expected failures, "
-        "0 unexpectedly passing: NOTHING CHECKED: the engine declined every selected case"
+        "0 unexpectedly passing: NOTHING CHECKED: the engine declined every selected case "
+        "(not claimed: moves)"
     )
 
 
@@ -57,7 +58,7 @@ def test_an_engine_of_one_scoring_function_does_not_conform() -> None:
     code, out, _ = certify("--engine", f"{ENGINES}:CreditOnly")
     assert code == 1
     assert last_line(out).endswith(
-        ": DOES NOT CONFORM at level scoring (not claimed: layout, round, match)"
+        ": DOES NOT CONFORM at level scoring (not claimed: layout, round, match, moves)"
     )
     assert "declined cases of a declared level, which fail the run:" in out
 
@@ -67,17 +68,20 @@ def test_two_of_four_levels_conform_at_those_levels() -> None:
     assert code == 0
     assert last_line(out) == (
         f"{AT['scoring'] + AT['layout']} passed, 0 failed, 0 errors, "
-        f"{AT['round'] + AT['match']} unsupported, 0 expected failures, "
-        "0 unexpectedly passing: CONFORMS at levels scoring, layout (not claimed: round, match)"
+        f"{AT['round'] + AT['match'] + AT['moves']} unsupported, 0 expected failures, "
+        "0 unexpectedly passing: CONFORMS at levels scoring, layout "
+        "(not claimed: round, match, moves)"
     )
 
 
 def test_an_optional_feature_may_be_declined() -> None:
     code, out, _ = certify("--engine", f"{ENGINES}:NoTally")
     assert code == 0
+    left = OPTIONAL + AT["moves"]  # the tally cases declined, the moves level not claimed
     assert last_line(out) == (
-        f"{N - OPTIONAL} passed, 0 failed, 0 errors, {OPTIONAL} unsupported, 0 expected failures, "
-        "0 unexpectedly passing: CONFORMS at levels scoring, layout, round, match"
+        f"{N - left} passed, 0 failed, 0 errors, {left} unsupported, 0 expected failures, "
+        "0 unexpectedly passing: CONFORMS at levels scoring, layout, round, match "
+        "(not claimed: moves)"
     )
 
 
@@ -87,7 +91,9 @@ def test_failures_then_a_baseline_of_them_then_no_new_failures(tmp_path: Path) -
         "--engine", f"{ENGINES}:FailsSome", "--write-expected-failures", str(baseline)
     )
     assert code == 1
-    assert last_line(out).endswith(": DOES NOT CONFORM at levels scoring, layout, round, match")
+    assert last_line(out).endswith(
+        ": DOES NOT CONFORM at levels scoring, layout, round, match, moves"
+    )
     failed = int(last_line(out).split(" passed, ")[1].split()[0])
     assert failed > 3
     listed = baseline.read_text(encoding="utf-8")
@@ -96,7 +102,7 @@ def test_failures_then_a_baseline_of_them_then_no_new_failures(tmp_path: Path) -
     assert code == 0
     assert last_line(out).endswith(
         f": NO NEW FAILURES against a baseline of {failed} known failures ({failed} seen), "
-        "at levels scoring, layout, round, match"
+        "at levels scoring, layout, round, match, moves"
     )
     assert "CONFORMS" not in last_line(out).replace("NO NEW FAILURES", "")
     assert out.count("\n  doc.") + out.count("\n  rule.") >= failed  # one line each
@@ -157,7 +163,7 @@ def test_a_crash_at_the_first_start_is_retried(tmp_path: Path) -> None:
     )
     code, out, _ = certify("--engine-cmd", f"{PY} {script}", "-k", "credit")
     assert code == 0, out
-    assert "CONFORMS at levels scoring, layout, round, match" in last_line(out)
+    assert "CONFORMS at levels scoring, layout, round, match, moves" in last_line(out)
 
 
 def test_a_selection_says_so_and_writes_no_badge(tmp_path: Path) -> None:
@@ -166,7 +172,7 @@ def test_a_selection_says_so_and_writes_no_badge(tmp_path: Path) -> None:
     code = main(["certify", "-k", "credit", "--badge", str(badge)], stdout=out, stderr=err)
     assert code == 0
     assert last_line(out.getvalue()).endswith(
-        "CONFORMS at levels scoring, layout, round, match, on a selection "
+        "CONFORMS at levels scoring, layout, round, match, moves, on a selection "
         f"(-k credit: 50 of {N} cases)"
     )
     assert not badge.exists() and "no badge written" in err.getvalue()
@@ -179,7 +185,7 @@ def test_the_badge_of_the_whole_corpus(tmp_path: Path) -> None:
     assert json.loads(badge.read_text(encoding="utf-8")) == {
         "schemaVersion": 1,
         "label": "Five Up 1.0.0",
-        "message": "conforms: scoring, layout, round, match",
+        "message": "conforms: scoring, layout, round, match, moves",
         "color": "brightgreen",
     }
     code, _, _ = certify("--engine", f"{ENGINES}:CreditOnly", "--badge", str(badge))
@@ -196,7 +202,7 @@ def test_every_report_format_carries_the_same_conclusion(tmp_path: Path) -> None
         )
         assert code == 0
         lines[fmt] = target.read_text(encoding="utf-8")
-    line = "CONFORMS at levels scoring, layout (not claimed: round, match)"
+    line = "CONFORMS at levels scoring, layout (not claimed: round, match, moves)"
     assert last_line(lines["text"]).endswith(line)
     assert json.loads(lines["json"])["conclusion"]["line"] == line
     assert f'name="conclusion_line" value="{line}"' in lines["junit"]
@@ -210,12 +216,12 @@ PLUGIN_CASES = [
     ),
     (
         f"--fiveup-engine={ENGINES}:TwoLevels",
-        "CONFORMS at levels scoring, layout (not claimed: round, match)",
+        "CONFORMS at levels scoring, layout (not claimed: round, match, moves)",
         0,
     ),
     (
         f"--fiveup-engine={ENGINES}:CreditOnly",
-        "DOES NOT CONFORM at level scoring (not claimed: layout, round, match)",
+        "DOES NOT CONFORM at level scoring (not claimed: layout, round, match, moves)",
         1,
     ),
 ]

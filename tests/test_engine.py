@@ -55,7 +55,7 @@ def test_info_and_the_protocol() -> None:
         "name": "fiveup-reference",
         "version": __version__,
         "protocol": PROTOCOL_VERSION,
-        "levels": ["scoring", "layout", "round", "match"],
+        "levels": ["scoring", "layout", "round", "match", "moves"],
     }
     assert isinstance(ENGINE, Engine)
 

@@ -25,7 +25,7 @@ def test_a_whole_corpus_run_plays_fresh_cases_and_prints_their_seed() -> None:
     code, out = certify()
     assert code == 0
     line = next(ln for ln in out.splitlines() if ln.startswith("fresh cases (seed "))
-    assert line.endswith(": 20 passed, 0 failed, 0 errors")
+    assert line.endswith(": 25 passed, 0 failed, 0 errors")
 
 
 def test_the_same_seed_plays_the_same_fresh_cases() -> None:
@@ -36,7 +36,7 @@ def test_the_same_seed_plays_the_same_fresh_cases() -> None:
         fresh = json.loads(out)["fresh"]
         assert fresh["seed"] == 41
         runs.append([case["id"] for case in fresh["cases"]])
-    assert runs[0] == runs[1] and len(runs[0]) == 20
+    assert runs[0] == runs[1] and len(runs[0]) == 25
     _, out = certify("--seed", "42", "--format", "json")
     assert [c["id"] for c in json.loads(out)["fresh"]["cases"]] != runs[0]
 

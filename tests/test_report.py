@@ -96,7 +96,7 @@ def test_text_report_names_engine_corpus_counts_and_each_failure() -> None:
     assert text.rstrip().endswith(
         "1 passed, 1 failed, 1 errors, 1 unsupported, 0 expected failures, "
         "1 unexpectedly passing: DOES NOT CONFORM at levels scoring, layout, round "
-        "(not claimed: match)"
+        "(not claimed: match, moves)"
     )
 
 
@@ -112,7 +112,7 @@ def test_a_clean_run_conforms() -> None:
     assert (
         text_report(make_run((PASS,)), [])
         .rstrip()
-        .endswith(": CONFORMS at levels scoring, layout, round (not claimed: match)")
+        .endswith(": CONFORMS at levels scoring, layout, round (not claimed: match, moves)")
     )
 
 

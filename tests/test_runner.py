@@ -231,6 +231,7 @@ def test_every_level_compares_without_crashing_on_an_empty_observation(level: Le
         Level.LAYOUT: {"layout": {"sum": 1}},
         Level.ROUND: {"state": {"turn": 1}},
         Level.MATCH: {"over": True},
+        Level.MOVES: {"count": 1},
     }
     expect = expectations[level]
     assert compare(level, expect, {})

@@ -14,6 +14,7 @@ from fiveup.reference import STANDARD, ReferenceEngine
 from fiveup.reference.scoring import rounded_penalty
 
 LEVELS = ["scoring", "layout", "round", "match"]
+"""Every level but the optional ``moves``: engines written before it, which still conform."""
 
 
 def _info(name: str, levels: list[str]) -> EngineInfo:
@@ -21,7 +22,7 @@ def _info(name: str, levels: list[str]) -> EngineInfo:
 
 
 class DeclinesAll:
-    """Declares every level and declines every case."""
+    """Declares every level but moves and declines every case."""
 
     def info(self) -> EngineInfo:
         return _info("declines-all", LEVELS)
@@ -51,7 +52,7 @@ class TwoLevels(ReferenceEngine):
 
 
 class NoTally(ReferenceEngine):
-    """The reference engine without the optional paper tally."""
+    """The reference engine without the optional paper tally, declaring every level but moves."""
 
     def info(self) -> EngineInfo:
         return _info("no-tally", LEVELS)
