@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 from fiveup.contract.engine import Level
-from fiveup.harness.certify import Outcome, Run, Verdict
-from fiveup.harness.corpus import Case, Corpus
+from fiveup.harness.certify import Outcome, Run, Verdict, certify
+from fiveup.harness.corpus import Case, Corpus, load_corpus
 from fiveup.harness.report import (
     json_report,
     junit_report,
@@ -192,3 +194,42 @@ def test_text_report_with_a_tally_adds_a_line_under_a_difference_in_scores() -> 
         "    as tallies: expected [<305> / <0>], got [<300> / <0>]\n" in text
     )
     assert "as tallies" not in text_report(run, [])
+
+
+def test_a_wrong_move_count_is_reported_with_its_divide_per_first_action() -> None:
+    """An engine whose branches open after one line side (SPN-2) miscounts a moves case; the
+    report shows, per first action, the expected and the engine's count, to bisect from."""
+    path = Path(__file__).parent / "wrong_engines" / "spn2_branch_after_one_line_side.py"
+    spec = importlib.util.spec_from_file_location("_wrong_spn2_for_moves", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    corpus = load_corpus()
+    case = corpus.by_id()["rule.moves.near-block-four-players-deep"]
+    run = certify(module.ENGINE, corpus, [case])
+    (outcome,) = run.outcomes
+    assert outcome.verdict is Verdict.FAILED
+    observed = outcome.result.observation["divide"]
+    expected = case.expect["divide"]
+    text = text_report(run, ["--engine-cmd", "wrong"])
+    differing = [a for a in expected if observed[a] != expected[a]]
+    assert differing and all(
+        f"  /divide/{a}: expected {expected[a]}, got {observed[a]} "
+        "(sequences under this first action)" in text
+        for a in differing
+    )
+    extra = [a for a in observed if a not in expected]
+    assert extra == [
+        "0 play [0|2]@[0|0]:branch-a",
+        "0 play [0|2]@[0|0]:branch-b",
+        "0 play [0|6]@[0|0]:branch-a",
+        "0 play [0|6]@[0|0]:branch-b",
+    ]
+    assert (
+        f"  /divide/0 play [0|2]@[0|0]:branch-a: expected nothing, got {observed[extra[0]]} "
+        "(a first action the rules do not allow)" in text
+    )
+    (row,) = json.loads(json_report(run))["cases"]
+    paths = {d["path"]: (d["expected"], d["actual"]) for d in row["differences"]}
+    assert all(paths[f"/divide/{a}"] == (expected[a], observed[a]) for a in differing)
+    assert row["observation"]["divide"] == observed
