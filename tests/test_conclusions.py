@@ -350,6 +350,9 @@ def test_the_pytest_plugin_names_the_decision_left_out(pytester: pytest.Pytester
     items = [line for line in listed.outlines if line.startswith("fiveup::")]
     assert "fiveup::rule.scoring.tally-45" in items
     assert "fiveup::rule.scoring.tally-305" not in items and len(items) == N - 6
+    chosen = pytester.runpytest(engine, "--collect-only", "-q", "-k", "OQ-18")
+    tallies = [line for line in chosen.outlines if line.startswith("fiveup::")]
+    assert len(tallies) == 6 and "fiveup::rule.scoring.tally-305" in tallies
     result = pytester.runpytest(
         engine, "--fiveup-without-decision=OQ-18", "-q", "-p", "no:cacheprovider", "-k", "tally"
     )
