@@ -521,3 +521,57 @@ def test_lint_spec_fixtures_classifies_every_open_question_once() -> None:
     conventions, listed = tables
     assert set(conventions) == CONVENTIONS
     assert listed == [oq for oq in spec_open_questions() if oq not in CONVENTIONS]
+
+
+def moves_case(expect: str, actions: str = "[]", depth: int = 2, divide: str = "") -> str:
+    """A moves case on the canonical deal (seat 0 opens holding [0|0] to [0|4])."""
+    text = round_case(actions=actions, expect=expect, extra_given=f"\n      depth: {depth}{divide}")
+    return text.replace("level: round", "level: moves").replace("t.round.one", "t.moves.one")
+
+
+OPENINGS = '["0 play [0|0]", "0 play [0|1]", "0 play [0|2]", "0 play [0|3]", "0 play [0|4]"]'
+
+
+def test_lint_a_good_moves_case_passes(tmp_path: Path) -> None:
+    divide = "{" + ", ".join(f'"0 play [0|{b}]": 1' for b in range(5)) + "}"
+    expect = f"legal: {OPENINGS}\n      count: 5\n      divide: {divide}"
+    code, out = validate(tmp_path, moves_case(expect, depth=1, divide="\n      divide: true"))
+    assert code == 0, out
+
+
+@pytest.mark.parametrize(
+    ("expect", "depth", "divide", "problem"),
+    [
+        ("count: 2", 0, "", "depth 0 counts one sequence, the empty one"),
+        (f"legal: {OPENINGS}\n      count: 4", 1, "", "at depth 1 the count is the legal actions'"),
+        ('legal: ["0 play [0|0]", "0 play [0|0]"]', 1, "", "an action is listed twice"),
+        ('legal: ["0 draw", "1 draw"]', 1, "", "the legal actions are those of one seat"),
+        ('legal: ["2 draw"]', 1, "", "no seat in '2 draw'"),
+        ('divide: {"0 draw": 1}', 1, "", "a divide is expected but not asked for"),
+        ('divide: {"0 draw": 1}', 0, "\n      divide: true", "at depth 0 there is no first action"),
+        (
+            'legal: ["0 draw"]\n      divide: {"0 pass": 1}',
+            1,
+            "\n      divide: true",
+            "the divide names each legal action, and no other",
+        ),
+        (
+            'count: 3\n      divide: {"0 draw": 1}',
+            2,
+            "\n      divide: true",
+            "the divide adds up to 1",
+        ),
+        ('divide: {"0  draw": 1}', 1, "\n      divide: true", "schema"),
+    ],
+)
+def test_lint_a_moves_expectation_that_contradicts_itself_is_refused(
+    tmp_path: Path, expect: str, depth: int, divide: str, problem: str
+) -> None:
+    code, out = validate(tmp_path, moves_case(expect, depth=depth, divide=divide))
+    assert code == 2 and problem in out, out
+
+
+def test_lint_a_moves_refusal_must_be_the_last_action_of_the_prefix(tmp_path: Path) -> None:
+    text = moves_case("error: {at: 0, rule: DRW-1}", actions='["0 draw", "0 play [0|0]"]')
+    code, out = validate(tmp_path, text)
+    assert code == 2 and "the refused action must be the last one" in out
