@@ -332,3 +332,13 @@ def test_render_svg_output_onto_a_folder_exits_2_and_writes_nothing(tmp_path: Pa
     code, out, err = run("render", "doc.layout.branches-1-2", "--svg", "--output", str(tmp_path))
     assert code == 2 and out == "" and "is a folder" in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_render_spec_draws_a_partial_table_as_the_reference_lays_it_out(tmp_path: Path) -> None:
+    code, _, err = run("render", "spec", "--out", str(tmp_path))
+    assert (code, err) == (0, "")
+    page = (tmp_path / "rules" / "LAY-4.html").read_text(encoding="utf-8")
+    block = page[page.index('id="case-rule.layout.lay-4.occupied-end-refused"') :]
+    block = block[: block.index("</article>")]
+    assert "the diagram draws the whole table its given builds" in block
+    assert "Connections: [1|4] (higher end) \u2013 [4|5] (lower end)." in block

@@ -13,6 +13,7 @@ from urllib.parse import urldefrag
 
 import pytest
 
+from fiveup.contract.engine import JSON
 from fiveup.errors import UsageError
 from fiveup.harness.corpus import Case, load_corpus
 from fiveup.harness.rules import spec_rules
@@ -208,3 +209,36 @@ def test_fiveup_site_build_a_file_in_place_of_the_folder_is_refused(tmp_path: Pa
     with pytest.raises(UsageError, match="not a folder"):
         write_site(target)
     assert target.read_text() == "x"
+
+
+def test_fiveup_site_build_a_partial_expectation_draws_the_whole_table_it_is_given(
+    tmp_path: Path,
+) -> None:
+    partial = CORPUS.by_id()["rule.layout.lay-4.occupied-end-refused"]
+    whole = CORPUS.by_id()["rule.layout.cnt-4.internal-double-one-branch-started"]
+    expected = layout_of(partial)
+    assert expected is not None and "connections" not in expected[0]
+    asked: list[str] = []
+
+    def table(case: Case) -> JSON:
+        asked.append(case.id)
+        return {
+            **expected[0],
+            "connections": [["[1|4]:high", "[4|5]:low"]],
+            "tiles": ["[1|4]", "[4|5]"],
+        }
+
+    corpus = load_corpus([Path(partial.file), Path(whole.file)])
+    write_site(tmp_path, corpus=corpus, table=table)
+    page = (tmp_path / "rules" / "LAY-4.html").read_text(encoding="utf-8")
+    root = ET.fromstring(page.removeprefix("<!DOCTYPE html>\n"))
+    text = "".join(article(root, partial).itertext())
+    assert "the diagram draws the whole table its given builds" in text
+    assert "checks only contributions, points, sum, tiles of the table" in text
+    assert "[1|4] (higher end) \u2013 [4|5] (lower end)" in text
+    assert partial.id in asked and whole.id not in asked
+
+    plain = tmp_path / "plain"
+    write_site(plain, corpus=corpus)
+    text = (plain / "rules" / "LAY-4.html").read_text(encoding="utf-8")
+    assert "the diagram draws the whole table" not in text

@@ -25,8 +25,9 @@ from typing import Any, Final
 
 from fiveup.contract.engine import JSON, Level
 from fiveup.contract.schemas import observation_problem
-from fiveup.errors import UsageError
+from fiveup.errors import FiveUpError, UsageError
 from fiveup.harness.corpus import Case, load_corpus
+from fiveup.harness.engines import load_engine
 from fiveup.harness.levels import LEVELS
 from fiveup.harness.selection import select
 from fiveup.render.svg import layout_svg
@@ -288,6 +289,15 @@ def _write_svg(args: argparse.Namespace, streams: Streams) -> int:
     return 0
 
 
+def _reference_table(case: Case) -> JSON:
+    """The table the bundled reference engine builds from a case's given (for diagrams only)."""
+    try:
+        observation = load_engine("reference").run(case.level.value, case.request())
+    except FiveUpError:
+        return None
+    return LEVELS[case.level].layout_of(observation)
+
+
 def _write_spec(args: argparse.Namespace, streams: Streams) -> int:
     """``fiveup render spec --out DIR``: the spec site of the bundled spec and corpus."""
     if args.out is None:
@@ -296,7 +306,7 @@ def _write_spec(args: argparse.Namespace, streams: Streams) -> int:
         raise UsageError("--fixtures has no use with spec: the site shows the bundled corpus")
     if args.svg or args.output is not None:
         raise UsageError("--svg and --output have no use with spec: the site is written to --out")
-    written = write_site(args.out)
+    written = write_site(args.out, table=_reference_table)
     streams.stdout.write(f"wrote {len(written)} files; open {shown(args.out / 'index.html')}\n")
     return 0
 

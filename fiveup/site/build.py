@@ -42,6 +42,7 @@ __all__ = [
     "WORKED_EXAMPLES",
     "Draw",
     "Site",
+    "Table",
     "case_anchor",
     "draw",
     "fixture_name",
@@ -52,6 +53,9 @@ __all__ = [
 
 Draw = Callable[[Mapping[str, JSON], str, str, int | None], str]
 """Draws a layout as an SVG document: ``(layout, title, description, credit)``."""
+Table = Callable[[Case], JSON]
+"""The table an engine builds from a case's ``given`` (its observation's layout), drawn where
+the case expects only part of the table (no connections) and a whole table reads better."""
 
 WORKED_EXAMPLES: Final = "fixtures/layout/worked-examples.yaml"
 """The corpus file of the documents' worked layout positions."""
@@ -168,6 +172,7 @@ class Site:
     sections: Mapping[str, Section]
     traces: Mapping[str, Trace]
     draw: Draw | None
+    table: Table | None = None
     questions: list[tuple[str, str]] = field(default_factory=list)
     cases_of_rule: dict[str, list[Case]] = field(default_factory=dict)
     cases_of_question: dict[str, list[Case]] = field(default_factory=dict)
@@ -276,9 +281,19 @@ def _diagram(site: Site, case: Case) -> str:
     if found is None:
         return ""
     layout, credit = found
+    note = ""
+    if "connections" not in layout and site.table is not None:
+        whole = site.table(case)
+        if isinstance(whole, dict) and whole.get("connections"):
+            note = (
+                f'<p class="meta">The case checks only {_e(", ".join(sorted(layout)))} of the '
+                "table; the diagram draws the whole table its given builds, as the bundled "
+                "reference engine lays it out.</p>"
+            )
+            layout = whole
     desc = describe(layout, Lang.EN, credit=credit)
     svg = _svg(site, layout, case.id, desc, credit)
-    return f'<figure class="diagram">{svg}<figcaption>{_e(desc)}</figcaption></figure>'
+    return f'<figure class="diagram">{svg}<figcaption>{_e(desc)}</figcaption>{note}</figure>'
 
 
 def _id_links(site: Site, ids: Sequence[str], depth: int) -> str:
@@ -525,14 +540,23 @@ def _fixture_sources(corpus: Corpus) -> dict[str, Path]:
     return {name: path for name, path in sorted(found.items()) if path.is_file()}
 
 
-def write_site(out: Path, *, draw: Draw | None = draw, corpus: Corpus | None = None) -> list[Path]:
+def write_site(
+    out: Path,
+    *,
+    draw: Draw | None = draw,
+    corpus: Corpus | None = None,
+    table: Table | None = None,
+) -> list[Path]:
     """Write the site into the folder ``out`` (made if missing); the files written, in order.
+
+    ``table`` gives the whole table of a case whose expectation holds only part of it; without
+    it such a case draws what it expects.
 
     Every page is built before the first is written, so a failure leaves nothing half-made.
     """
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {printable(str(out))}: not a folder")
-    site = Site(corpus or load_corpus(), spec_rules(), spec_sections(), load(), draw)
+    site = Site(corpus or load_corpus(), spec_rules(), spec_sections(), load(), draw, table)
     built = pages(site)
     sources = _fixture_sources(site.corpus)
     written: list[Path] = []
