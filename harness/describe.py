@@ -70,6 +70,8 @@ def case_text(case: Case) -> str:
     ]
     if case.tags:
         out.append(f"tags: {', '.join(case.tags)}")
+    if case.decisions:
+        out.append(f"depends on the decisions of: {', '.join(case.decisions)}")
     out.append("provenance:\n" + _indent(_yaml(dict(case.provenance))))
     if case.description:
         out.append("description:\n" + _indent(case.description.strip()))

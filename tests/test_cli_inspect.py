@@ -108,3 +108,13 @@ def test_compare_refuses_what_is_not_a_report(tmp_path: Path) -> None:
     assert code == 2 and "not a report of 'fiveup certify --format json'" in err
     code, _, err = run("compare", str(tmp_path / "missing.json"), str(junk))
     assert code == 2 and "cannot read" in err
+
+
+def test_show_names_the_decisions_a_case_depends_on() -> None:
+    code, out, _ = run("show", "rule.match.tie-break-round-leaves-everyone-below")
+    assert code == 0
+    assert "\ndepends on the decisions of: " in out
+    line = next(x for x in out.splitlines() if x.startswith("depends on the decisions of: "))
+    assert "OQ-6" in line.split(": ", 1)[1].split(", ")
+    code, out, _ = run("show", "doc.scoring.credit-15")
+    assert code == 0 and "depends on the decisions of" not in out
