@@ -14,6 +14,7 @@ from fiveup.contract.engine import JSON, EngineInfo, Level
 from fiveup.fuzz.campaign import Shard, run_campaign
 from fiveup.fuzz.cases import LEVEL_WEIGHTS, observed_case, random_case
 from fiveup.harness.levels import LEVELS
+from fiveup.harness.process import ProcessEngine
 from fiveup.reference.engine import ReferenceEngine
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -219,6 +220,14 @@ class _Piped:
         return self.engine.run(level, given)
 
 
+def _refused(seed: int, count: int) -> list[int]:
+    """The indexes of the 2-player round cases of ``seed`` that end with a refused action."""
+    engine = ReferenceEngine()
+    cases = [random_case(seed, i, 2, (Level.ROUND,))[1] for i in range(count)]
+    answers = [engine.run("round", LEVELS[Level.ROUND].request(given)) for given in cases]
+    return [i for i, answer in enumerate(answers) if answer["error"]]
+
+
 @pytest.mark.parametrize("piped", [False, True])
 def test_a_refusal_that_changes_the_game_is_caught_by_its_replay(piped: bool) -> None:
     forgetful = _Forgetful()
@@ -226,10 +235,7 @@ def test_a_refusal_that_changes_the_game_is_caught_by_its_replay(piped: bool) ->
     tally = run_campaign(
         ReferenceEngine(), candidate, 6, range(40), players=2, levels=[Level.ROUND]
     )
-    requests = [
-        LEVELS[Level.ROUND].request(random_case(6, i, 2, (Level.ROUND,))[1]) for i in range(40)
-    ]
-    refused = [i for i, r in enumerate(requests) if ReferenceEngine().run("round", r)["error"]]
+    refused = _refused(6, 40)
     assert refused and sorted(d.index for d in tally.divergences) == refused
 
 
@@ -261,6 +267,13 @@ def test_over_the_protocol_a_campaign_finds_what_it_finds_in_process() -> None:
         "--seed", "5", "--format", "json",
     )  # fmt: skip
     assert code == 0 and json.loads(text)["divergences"] == [], err
+    forgetful = f"{sys.executable} -m fiveup engine --engine tests.test_fuzz:_Forgetful"
+    with ProcessEngine(forgetful) as process:
+        tally = run_campaign(
+            ReferenceEngine(), process, 6, range(40), players=2, levels=[Level.ROUND]
+        )
+    refused = _refused(6, 40)
+    assert refused and sorted(d.index for d in tally.divergences) == refused
 
 
 def test_the_observation_a_round_case_comes_with_is_the_references_byte_for_byte() -> None:

@@ -87,6 +87,21 @@ def _illegal_action(round_: Round, rng: random.Random) -> Action | None:
     return None
 
 
+_ACTION_TEXTS: dict[int, tuple[Action, str]] = {}
+"""Texts of the actions the rounds hand out (shared instances), by identity; each entry keeps
+its action alive, so no other object can take its id."""
+
+
+def _text_of(action: Action) -> str:
+    found = _ACTION_TEXTS.get(id(action))
+    if found is not None and found[0] is action:
+        return found[1]
+    text = action.text
+    if len(_ACTION_TEXTS) < 1 << 16:
+        _ACTION_TEXTS[id(action)] = (action, text)
+    return text
+
+
 def _start(deck: list[Tile], players: int) -> dict[str, JSON]:
     hands, boneyard = deal([t.text for t in deck], players)
     return {"hands": hands, "boneyard": boneyard}
@@ -111,7 +126,7 @@ def _observed_round_case(
     while not round_.over and len(actions) < length:
         action = choose(round_)
         round_.apply(action)
-        actions.append(action.text)
+        actions.append(_text_of(action))
     error: JSON = None
     if rng.random() < _ILLEGAL:
         wrong = _illegal_action(round_, rng)
