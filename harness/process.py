@@ -520,24 +520,22 @@ class ProcessEngine:
         return observation
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":"), allow_nan=False, check_circular=False)
+"""One encoder for every line sent; a cycle ends in RecursionError rather than being looked for."""
+
+
 def run_line(seq: int, level: str, given: dict[str, JSON]) -> str:
     """The ``run`` request line the harness sends (without its newline), compact JSON."""
     try:
-        return json.dumps(
-            {"cmd": "run", "seq": seq, "level": level, "given": given},
-            separators=(",", ":"),
-            allow_nan=False,
-        )
-    except (TypeError, ValueError) as exc:
+        return _COMPACT.encode({"cmd": "run", "seq": seq, "level": level, "given": given})
+    except (TypeError, ValueError, RecursionError) as exc:
         raise UsageError(f"the case's given is not JSON: {exc}") from exc
 
 
 def _reply_bytes(seq: int, observation: dict[str, JSON]) -> bytes | None:
     """The reply line that carries ``observation``, as compact JSON (None: not JSON)."""
     try:
-        text = json.dumps(
-            {"seq": seq, "observation": observation}, separators=(",", ":"), allow_nan=False
-        )
+        text = _COMPACT.encode({"seq": seq, "observation": observation})
     except (TypeError, ValueError, RecursionError):
         return None
     return text.encode()

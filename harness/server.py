@@ -180,9 +180,13 @@ def _clip(text: str, limit: int = 2000) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":"), allow_nan=False, check_circular=False)
+"""One encoder for every reply; a cycle ends in RecursionError rather than being looked for."""
+
+
 def _encode(reply: dict[str, JSON]) -> str:
     try:
-        return json.dumps(reply, separators=(",", ":"), allow_nan=False)
+        return _COMPACT.encode(reply)
     except (TypeError, ValueError, RecursionError) as exc:
         problem = f"the observation is not JSON: {exc}"
         return json.dumps({"seq": reply.get("seq"), "errored": problem})

@@ -27,6 +27,7 @@ from fiveup.harness.process import (
     message_problem,
     observation_problem,
     protocol_schema,
+    run_line,
 )
 
 ENGINES = Path(__file__).parent / "engines"
@@ -365,6 +366,13 @@ def test_a_reply_that_carries_a_known_observation_byte_for_byte_is_that_observat
         assert observed == known and observed is not other
         connection.submit("scoring", {"function": "credit", "input": 16})
         assert connection.collect({"value": 16}) == {"value": 0}
+
+
+def test_a_given_that_contains_itself_is_the_callers_mistake() -> None:
+    given: dict[str, Any] = {"input": 1}
+    given["again"] = given
+    with pytest.raises(UsageError, match="not JSON"):
+        run_line(1, "scoring", given)
 
 
 def test_a_given_that_is_not_json_is_the_callers_mistake(fast: None) -> None:

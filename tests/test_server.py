@@ -301,3 +301,22 @@ def test_a_given_nested_just_under_the_parsers_limit_is_errored_not_fatal(depth:
         else:  # too deep for the JSON reader itself: no seq can be trusted, so it is logged
             assert "line 2 is nested too deeply to read; ignored" in err
         assert replies[-1] == {"seq": 2, "observation": {"value": 5}}
+
+
+class _Cyclic:
+    """An engine whose observation contains itself."""
+
+    def info(self) -> EngineInfo:
+        return {"name": "cyclic", "version": "1", "protocol": 1, "levels": ["scoring"]}
+
+    def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
+        observation: dict[str, Any] = {"value": 1}
+        observation["self"] = observation
+        return observation
+
+
+def test_an_observation_that_contains_itself_is_an_errored_reply_and_the_server_goes_on() -> None:
+    request = run({"given": {"function": "credit", "input": 5}}, 1)
+    code, replies, _ = talk([START, request, {**request, "seq": 2}], _Cyclic())
+    assert code == 0 and [reply["seq"] for reply in replies[1:]] == [1, 2]
+    assert all(reply["errored"].startswith("the observation is not JSON") for reply in replies[1:])
