@@ -227,6 +227,12 @@ class ProcessEngine:
     # ------------------------------------------------------------------ public
 
     @property
+    def pid(self) -> int | None:
+        """The process id of the engine running now (None before it starts or after a stop)."""
+        proc = self._proc
+        return proc.popen.pid if proc is not None else None
+
+    @property
     def starts(self) -> int:
         """How many engine processes were started so far (restarts included)."""
         return self._starts

@@ -31,6 +31,10 @@ def test_the_json_report_gives_three_positive_rates_with_ratios_and_targets() ->
         ratio = row["rounds_per_second"] / data["bench"]["rounds_per_second"]
         assert row["ratio"] == pytest.approx(ratio)
         assert row["met"] is (row["ratio"] >= row["target"])
+        assert row["harness_cpu_us_per_round"] > 0
+    assert rows["in-process"]["engine_cpu_us_per_round"] is None
+    engine_cpu = rows["protocol"]["engine_cpu_us_per_round"]
+    assert engine_cpu is None or engine_cpu >= 0
 
 
 def test_the_text_report_puts_the_figures_side_by_side() -> None:
@@ -39,10 +43,13 @@ def test_the_text_report_puts_the_figures_side_by_side() -> None:
     lines = out.splitlines()
     assert lines[0].startswith("Fuzz speed beside bench (seed 2") and "default mix" in lines[0]
     assert lines[2].split()[-4:] == ["rounds/s", "ratio", "target", "verdict"]
-    rows = [line for line in lines[3:] if line]
+    rows = lines[3 : lines.index("", 3)]
     assert [row.split(",")[0] for row in rows] == ["bench", "fuzz", "fuzz"]
     assert [row.split()[-2] for row in rows[1:]] == ["0.50", "0.15"]
     assert all(row.split()[-1] in ("met", "below") for row in rows[1:])
+    cpu = lines[lines.index("", 3) + 3 :]
+    assert [line.split(":")[0].strip() for line in cpu] == ["in-process", "protocol"]
+    assert all(" us" in line for line in cpu)
 
 
 @pytest.mark.parametrize("argv", [["--cases", "0"], ["--rounds", "x"], ["--format", "xml"]])

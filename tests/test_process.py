@@ -338,7 +338,9 @@ def test_a_level_the_engine_does_not_declare_is_unsupported_without_asking(fast:
 
 def test_submit_sends_one_request_and_collect_reads_its_reply(fast: None) -> None:
     with engine("crash_mid_run.py") as connection:
+        assert connection.pid is None  # not started yet
         connection.submit("scoring", echo(7))
+        assert connection.pid is not None and os.path.exists(f"/proc/{connection.pid}")
         with pytest.raises(UsageError, match="already in flight"):
             connection.submit("scoring", echo(8))
         with pytest.raises(UsageError, match="already in flight"):
@@ -349,6 +351,7 @@ def test_submit_sends_one_request_and_collect_reads_its_reply(fast: None) -> Non
         with pytest.raises(UnsupportedCase, match="does not declare the level 'layout'"):
             connection.submit("layout", {"placements": ["[1|4]"]})
         assert connection.run("scoring", echo(9)) == {"value": 9}
+    assert connection.pid is None
 
 
 def test_a_reply_that_carries_a_known_observation_byte_for_byte_is_that_observation(

@@ -79,6 +79,8 @@ def to_json(report: SpeedReport) -> str:
                 "ratio": f.ratio,
                 "target": f.target,
                 "met": f.met,
+                "harness_cpu_us_per_round": f.harness_cpu_per_round,
+                "engine_cpu_us_per_round": f.engine_cpu_per_round,
             }
             for f in report.fuzz
         ],
@@ -98,6 +100,12 @@ def write_text(report: SpeedReport, out: TextIO) -> None:
         label = f"fuzz, reference vs {f.candidate}"
         out.write(f"{label:<{_WIDTH}}  {f.rounds_per_second:>9,.0f}  ")
         out.write(f"{f.ratio:>6.3f}  {f.target:>6.2f}  {verdict}\n")
+    out.write("\nCPU time per round case (a campaign over the protocol runs on two processes:\n")
+    out.write("with two idle cores its rate is bounded by the larger, on one by their sum)\n")
+    for f in report.fuzz:
+        engine = f.engine_cpu_per_round
+        beside = "" if engine is None else f", fiveup engine {engine:,.0f} us"
+        out.write(f"  {f.kind}: harness {f.harness_cpu_per_round:,.0f} us{beside}\n")
     found = sum(f.divergences for f in report.fuzz)
     if found:
         out.write(f"\n{found} divergences: the reference differs from itself (a bug)\n")

@@ -11,8 +11,10 @@ player count, of which only the round cases are counted.
 
 from __future__ import annotations
 
+import os
 import platform
 import sys
+import time
 from dataclasses import dataclass
 from typing import Final
 
@@ -44,6 +46,22 @@ class FuzzFigures:
     divergences: int
     seconds: float
     bench_rate: float
+    harness_cpu: float = 0.0
+    """CPU seconds the harness process spent on the campaign."""
+    engine_cpu: float | None = None
+    """CPU seconds the engine process spent on it (None: in process, or not measurable)."""
+
+    @property
+    def harness_cpu_per_round(self) -> float:
+        """The harness's CPU time per round case, in microseconds."""
+        return self.harness_cpu / self.rounds * 1e6 if self.rounds else 0.0
+
+    @property
+    def engine_cpu_per_round(self) -> float | None:
+        """The engine process's CPU time per round case, in microseconds (None: none)."""
+        if self.engine_cpu is None or not self.rounds:
+            return None
+        return self.engine_cpu / self.rounds * 1e6
 
     @property
     def rounds_per_second(self) -> float:
@@ -83,18 +101,39 @@ class SpeedReport:
         return self.bench_rounds / self.bench_seconds if self.bench_seconds else 0.0
 
 
-def _campaign(candidate: Engine, seed: int, cases: int, mix: bool) -> Tally:
+def _campaign(candidate: Engine, seed: int, cases: int, mix: bool) -> tuple[Tally, float]:
+    """The campaign's tally and the CPU seconds this process spent on it."""
+    start = time.process_time()
     if mix:
-        return run_campaign(ReferenceEngine(), candidate, seed, range(cases))
-    return run_campaign(
-        ReferenceEngine(), candidate, seed, range(cases), players=2, levels=(Level.ROUND,)
-    )
+        tally = run_campaign(ReferenceEngine(), candidate, seed, range(cases))
+    else:
+        tally = run_campaign(
+            ReferenceEngine(), candidate, seed, range(cases), players=2, levels=(Level.ROUND,)
+        )
+    return tally, time.process_time() - start
 
 
-def _figures(kind: str, name: str, tally: Tally, bench_rate: float) -> FuzzFigures:
+def _cpu_of(pid: int | None) -> float | None:
+    """The CPU seconds (user and system) a process has used so far, from /proc (Linux)."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _figures(
+    kind: str, name: str, played: tuple[Tally, float], bench_rate: float,
+    engine_cpu: float | None = None,
+) -> FuzzFigures:  # fmt: skip
+    tally, cpu = played
     return FuzzFigures(
-        kind, name, tally.cases, tally.rounds, len(tally.divergences), tally.seconds, bench_rate
-    )
+        kind, name, tally.cases, tally.rounds, len(tally.divergences), tally.seconds, bench_rate,
+        cpu, engine_cpu,
+    )  # fmt: skip
 
 
 def measure(bench_rounds: int, cases: int, seed: int = 0, *, mix: bool = False) -> SpeedReport:
@@ -108,10 +147,13 @@ def measure(bench_rounds: int, cases: int, seed: int = 0, *, mix: bool = False) 
     in_process = _campaign(open_engine("reference", None, 10.0), seed, cases, mix)
     with ProcessEngine(list(ENGINE_COMMAND)) as engine:
         engine.info()
+        before = _cpu_of(engine.pid)
         protocol = _campaign(engine, seed, cases, mix)
+        after = _cpu_of(engine.pid)
+    spent = after - before if after is not None and before is not None else None
     python = f"{platform.python_implementation()} {platform.python_version()}"
     figures = (
         _figures("in-process", "reference in process", in_process, rate),
-        _figures("protocol", "fiveup engine over the protocol", protocol, rate),
+        _figures("protocol", "fiveup engine over the protocol", protocol, rate, spent),
     )
     return SpeedReport(seed, python, mix, bench.rounds, bench.seconds, figures)
