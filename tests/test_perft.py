@@ -62,6 +62,12 @@ def test_there_are_moves_cases_for_two_three_and_four_players() -> None:
     assert max(case.expect["count"] for case in CASES) <= 300_000
 
 
+def test_every_case_that_can_branch_asks_for_the_divide_to_bisect_with() -> None:
+    for case in CASES:
+        if len(case.expect["legal"]) > 1 and case.given["depth"] >= 2:
+            assert case.given.get("divide") is True and "divide" in case.expect, case.id
+
+
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
 def test_the_independent_counter_reproduces_the_case(case: Case) -> None:
     position, refused = pc.prefix_position(case.given)
