@@ -150,6 +150,9 @@ def _describe_exit(code: int | None) -> str:
 
 # --------------------------------------------------------------------------- the engine
 
+_InFlight = tuple[EngineProcess, int, str, float, dict[str, JSON] | None, bytes | None]
+"""The request in flight: process, seq, level, deadline, known observation and its reply."""
+
 
 class ProcessEngine:
     """An engine in another process, spoken to over the process protocol.
@@ -222,7 +225,7 @@ class ProcessEngine:
         self._last_start_error = ""
         self._refusal: str | None = None
         self._last_tail = ""
-        self._in_flight: tuple[EngineProcess, int, str, float] | None = None
+        self._in_flight: _InFlight | None = None
 
     # ------------------------------------------------------------------ public
 
@@ -275,12 +278,20 @@ class ProcessEngine:
             self.submit(level, given)
             return self.collect()
 
-    def submit(self, level: str, given: dict[str, JSON]) -> None:
+    def submit(
+        self, level: str, given: dict[str, JSON], known: dict[str, JSON] | None = None
+    ) -> None:
         """Send one run request without waiting for its reply; :meth:`collect` reads it.
 
         The protocol stays strictly alternating: one request is in flight at a time, and the
         caller may do its own work meanwhile. Raises what :meth:`run` raises for a failure seen
         while sending, and UsageError when a request is already in flight.
+
+        ``known`` is an observation the caller has checked against its schema already (a
+        baseline's). When the reply line is, byte for byte, the reply that carries ``known``
+        (compact JSON, as ``fiveup engine`` writes it), the observation *is* ``known``:
+        :meth:`collect` returns it without parsing the line or checking it again. Any other
+        line is read and checked as always. Those bytes are made while the engine plays.
         """
         with self._lock:
             if self._in_flight is not None:
@@ -301,24 +312,18 @@ class ProcessEngine:
                 proc.send(request.encode() + b"\n", deadline)
             except Timeout:
                 self._timed_out(proc, seq, level)
-            self._in_flight = (proc, seq, level, deadline)
+            expected = None if known is None else _reply_bytes(seq, known)
+            self._in_flight = (proc, seq, level, deadline, known, expected)
 
-    def collect(self, known: dict[str, JSON] | None = None) -> dict[str, JSON]:
-        """The observation of the reply to the request in flight (see :meth:`submit`).
-
-        ``known`` is an observation the caller has checked against its schema already (a
-        baseline's). When the reply line is, byte for byte, the reply that carries ``known``
-        (compact JSON, as ``fiveup engine`` writes it), the observation *is* ``known``: it is
-        returned without parsing the line or checking it again. Any other line is read and
-        checked as always.
-        """
+    def collect(self) -> dict[str, JSON]:
+        """The observation of the reply to the request in flight (see :meth:`submit`)."""
         with self._lock:
             if self._in_flight is None:
                 raise UsageError("no request is in flight")
-            proc, seq, level, deadline = self._in_flight
+            proc, seq, level, deadline, known, expected = self._in_flight
             self._in_flight = None
             line = self._reply_line(proc, seq, level, deadline)
-            if known is not None and line == _reply_bytes(seq, known):
+            if known is not None and line == expected:
                 return known
             reply = self._parse(proc, line, f"the reply to seq {seq}")
             return self._observation(proc, seq, level, reply)

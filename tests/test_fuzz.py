@@ -209,12 +209,14 @@ class _Piped:
     def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
         return self.engine.run(level, given)
 
-    def submit(self, level: str, given: dict[str, JSON]) -> None:
+    def submit(
+        self, level: str, given: dict[str, JSON], known: dict[str, JSON] | None = None
+    ) -> None:
         assert self.pending is None, "two requests in flight"
         self.pending = (level, given)
         self.sent += 1
 
-    def collect(self, known: dict[str, JSON] | None = None) -> dict[str, JSON]:
+    def collect(self) -> dict[str, JSON]:
         assert self.pending is not None
         (level, given), self.pending = self.pending, None
         return self.engine.run(level, given)

@@ -361,14 +361,14 @@ def test_a_reply_that_carries_a_known_observation_byte_for_byte_is_that_observat
     with ProcessEngine(served, timeout=2.0) as connection:
         given = {"function": "credit", "input": 15}
         known = {"value": 15}
-        connection.submit("scoring", given)
-        assert connection.collect(known) is known
+        connection.submit("scoring", given, known)
+        assert connection.collect() is known
         other = {"value": 10}
-        connection.submit("scoring", given)
-        observed = connection.collect(other)
+        connection.submit("scoring", given, other)
+        observed = connection.collect()
         assert observed == known and observed is not other
-        connection.submit("scoring", {"function": "credit", "input": 16})
-        assert connection.collect({"value": 16}) == {"value": 0}
+        connection.submit("scoring", {"function": "credit", "input": 16}, {"value": 16})
+        assert connection.collect() == {"value": 0}
 
 
 def test_a_given_that_contains_itself_is_the_callers_mistake() -> None:

@@ -342,19 +342,20 @@ class _Job:
     request: dict[str, JSON]
     expected: dict[str, JSON]
     replaying: bool = False
+    known: dict[str, JSON] | None = None
+    """The observation its reply in flight may carry byte for byte."""
 
 
 class Pipelined(Protocol):
     """An engine that can send a request and collect its reply later (a process engine)."""
 
-    def submit(self, level: str, given: dict[str, JSON]) -> None:
-        """Send one request."""
+    def submit(
+        self, level: str, given: dict[str, JSON], known: dict[str, JSON] | None = None
+    ) -> None:
+        """Send one request; ``known``: a schema-valid observation the reply may carry."""
 
-    def collect(self, known: dict[str, JSON] | None = None) -> dict[str, JSON]:
-        """The observation of the reply to the request in flight.
-
-        ``known`` itself when the reply carries exactly that schema-valid observation.
-        """
+    def collect(self) -> dict[str, JSON]:
+        """The observation of the reply in flight; ``known`` itself when the reply carries it."""
 
 
 _TRIES: Final = 20
@@ -396,8 +397,14 @@ class _Pipeline:
         return True
 
     def send(self, job: _Job, request: dict[str, JSON]) -> bool:
+        # A reply that carries the baseline's own observation, byte for byte, is that
+        # observation: already of the right shape and equal in full. Tried while it pays.
+        job.known = None
+        if self.vouched and (self.hits or self.tries < _TRIES):
+            job.known = _unrefused(job.level, job.expected) if job.replaying else job.expected
+            self.tries += job.known is not None
         try:
-            self.pipe.submit(job.level.value, request)
+            self.pipe.submit(job.level.value, request, job.known)
         except Exception:  # the runner says what the engine did
             return False
         return True
@@ -431,14 +438,9 @@ class _Pipeline:
 
     def reply(self, job: _Job) -> tuple[int, Level, Found] | None:
         """Judge the reply to the job's request; None when its replay was sent."""
-        # A reply that carries the baseline's own observation, byte for byte, is that
-        # observation: already of the right shape and equal in full. Tried while it pays.
-        known = None
-        if self.vouched and (self.hits or self.tries < _TRIES):
-            known = _unrefused(job.level, job.expected) if job.replaying else job.expected
-            self.tries += known is not None
+        known = job.known
         try:
-            observed = self.pipe.collect(known) if known is not None else self.pipe.collect()
+            observed = self.pipe.collect()
         except Exception:  # the runner says what the engine did
             return self.slow(job)
         if job.replaying:
