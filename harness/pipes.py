@@ -46,6 +46,10 @@ __all__ = [
 ]
 
 _CHUNK = 1 << 16
+_SPUN_MAX = 8
+"""How much credit polling for a reply earns: one per reply taken while polling, less two per
+poll in vain; at zero a wait blocks at once, except every :data:`_RETRY_POLLING` waits."""
+_RETRY_POLLING = 64
 
 TOKEN_VARIABLE = "FIVEUP_ENGINE_TOKEN"
 """The environment variable that marks the processes of one engine: a fresh value per start."""
@@ -363,6 +367,8 @@ class EngineProcess:
         self._scanned = 0
         self._max_line = max_line
         self._eof = False
+        self._spun = _SPUN_MAX // 2
+        self._waits = 0
         self.tail = Tail(tail_bytes)
         self._stderr_thread = threading.Thread(
             target=_drain,
@@ -389,24 +395,56 @@ class EngineProcess:
             if remaining <= 0 or not self._writable.select(remaining):
                 raise Timeout
 
-    def _fill(self, timeout: float) -> bool:
-        """Read what is available within ``timeout``; False when nothing came."""
+    def _fill(self, timeout: float, spin: float = 0.0) -> bool:
+        """Read what is available within ``timeout``; False when nothing came.
+
+        What is there already is read at once. Otherwise the pipe is polled for up to ``spin``
+        seconds, giving the processor away between polls, before the wait blocks: a reply
+        expected within microseconds is then taken without waking this process up again.
+        """
         if self._eof:
             raise EndOfOutput(bytes(self._buf))
-        if not self._readable.select(max(timeout, 0.0)):
-            return False
+        chunk: bytes | None = None
         try:
             chunk = os.read(self._out, _CHUNK)
         except BlockingIOError:
-            return False
+            if spin > 0 and timeout > 0 and self._polling():
+                chunk = self._spin(min(spin, timeout))
+                self._spun = min(self._spun + 1, _SPUN_MAX) if chunk is not None else self._spun - 2
+        if chunk is None:
+            if timeout <= 0 or not self._readable.select(timeout):
+                return False
+            try:
+                chunk = os.read(self._out, _CHUNK)
+            except BlockingIOError:
+                return False
         if not chunk:
             self._eof = True
             raise EndOfOutput(bytes(self._buf))
         self._buf += chunk
         return True
 
-    def read_line(self, deadline: float) -> bytes:
-        """The next line of stdout without its newline, read before ``deadline``."""
+    def _polling(self) -> bool:
+        """Poll while polling pays (replies came while polling); now and then try again."""
+        self._waits += 1
+        return self._spun > 0 or self._waits % _RETRY_POLLING == 0
+
+    def _spin(self, seconds: float) -> bytes | None:
+        """What the pipe gives within ``seconds`` of polling (None: nothing yet)."""
+        until = time.monotonic() + seconds
+        while time.monotonic() < until:
+            os.sched_yield()
+            try:
+                return os.read(self._out, _CHUNK)
+            except BlockingIOError:
+                continue
+        return None
+
+    def read_line(self, deadline: float, spin: float = 0.0) -> bytes:
+        """The next line of stdout without its newline, read before ``deadline``.
+
+        ``spin``: how long to poll for it before blocking (see :meth:`_fill`).
+        """
         while True:
             end = self._buf.find(b"\n", self._scanned)
             if end >= 0:
@@ -420,7 +458,8 @@ class EngineProcess:
             if self._scanned > self._max_line:
                 raise LineTooLong
             remaining = deadline - time.monotonic()
-            if remaining <= 0 or (not self._fill(remaining) and time.monotonic() >= deadline):
+            filled = remaining > 0 and self._fill(remaining, spin)
+            if remaining <= 0 or (not filled and time.monotonic() >= deadline):
                 raise Timeout
 
     def unrequested(self) -> bytes | None:

@@ -315,14 +315,18 @@ class ProcessEngine:
             expected = None if known is None else _reply_bytes(seq, known)
             self._in_flight = (proc, seq, level, deadline, known, expected)
 
-    def collect(self) -> dict[str, JSON]:
-        """The observation of the reply to the request in flight (see :meth:`submit`)."""
+    def collect(self, spin: float = 0.0) -> dict[str, JSON]:
+        """The observation of the reply to the request in flight (see :meth:`submit`).
+
+        ``spin``: seconds to poll for the reply before the wait blocks, for a caller that
+        expects it within microseconds and would rather not be woken up for it.
+        """
         with self._lock:
             if self._in_flight is None:
                 raise UsageError("no request is in flight")
             proc, seq, level, deadline, known, expected = self._in_flight
             self._in_flight = None
-            line = self._reply_line(proc, seq, level, deadline)
+            line = self._reply_line(proc, seq, level, deadline, spin)
             if known is not None and line == expected:
                 return known
             reply = self._parse(proc, line, f"the reply to seq {seq}")
@@ -490,9 +494,11 @@ class ProcessEngine:
             "the engine's processes were killed",
         )
 
-    def _reply_line(self, proc: EngineProcess, seq: int, level: str, deadline: float) -> bytes:
+    def _reply_line(
+        self, proc: EngineProcess, seq: int, level: str, deadline: float, spin: float = 0.0
+    ) -> bytes:
         try:
-            return proc.read_line(deadline)
+            return proc.read_line(deadline, spin)
         except Timeout:
             self._timed_out(proc, seq, level)
         except LineTooLong:

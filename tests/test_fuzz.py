@@ -216,7 +216,7 @@ class _Piped:
         self.pending = (level, given)
         self.sent += 1
 
-    def collect(self) -> dict[str, JSON]:
+    def collect(self, spin: float = 0.0) -> dict[str, JSON]:
         assert self.pending is not None
         (level, given), self.pending = self.pending, None
         return self.engine.run(level, given)
