@@ -277,9 +277,33 @@ _SCORING_INPUTS = {
 }
 
 
+_SCORING_PROBLEMS: dict[tuple[object, ...], str | None] = {}
+"""What run.json finds wrong with each scoring request seen (few: a function and a number)."""
+
+
+def _scoring_problem(given: dict[str, JSON]) -> str | None:
+    """``given_problem`` of a scoring request, remembered for the plain ones (exact types)."""
+    function, value = given.get("function"), given.get("input")
+    key: tuple[object, ...] | None = None
+    if len(given) == 2 and type(function) is str:
+        if type(value) is int:
+            key = (function, value)
+        elif type(value) is list and all(type(item) is int for item in value):
+            key = (function, "list", *value)
+    if key is None:
+        return given_problem(Level.SCORING, given)
+    try:
+        return _SCORING_PROBLEMS[key]
+    except KeyError:
+        problem = _SCORING_PROBLEMS[key] = given_problem(Level.SCORING, given)
+        if len(_SCORING_PROBLEMS) > 1 << 12:
+            _SCORING_PROBLEMS.clear()
+        return problem
+
+
 def _run_scoring(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
     # Each function's domain is in run.json; a scoring request is small enough to check whole.
-    problem = given_problem(Level.SCORING, given)
+    problem = _scoring_problem(given)
     if problem is not None:
         raise UsageError(f"the request's given {problem}")
     function, value = given["function"], given["input"]

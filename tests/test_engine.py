@@ -364,3 +364,36 @@ def test_the_layout_observation_read_from_codes_equals_the_one_read_through_the_
             quick = module.layout_observation(round_.layout)
             assert quick == module._any_layout_observation(round_.layout)
             round_.apply(policy(round_))
+
+
+def test_the_remembered_scoring_check_is_the_schemas_own() -> None:
+    from fiveup.contract.engine import Level
+    from fiveup.contract.schemas import given_problem
+    from fiveup.reference import engine as module
+
+    functions = ["credit", "displayed", "penalty", "side_penalty", "tally", "other"]
+    inputs: list[Any] = [
+        -5,
+        0,
+        5,
+        7,
+        168,
+        169,
+        336,
+        337,
+        400,
+        True,
+        5.0,
+        [],
+        [3],
+        [3, 4],
+        [1, 2, 3],
+    ]
+    inputs += [[True], ["x"], None, "5"]
+    for _ in range(2):  # the second time from memory
+        for function in functions:
+            for value in inputs:
+                given = {"function": function, "input": value}
+                assert module._scoring_problem(given) == given_problem(Level.SCORING, given)
+    extra = {"function": "credit", "input": 5, "note": 1}
+    assert module._scoring_problem(extra) == given_problem(Level.SCORING, extra)
