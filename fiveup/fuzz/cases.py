@@ -51,11 +51,26 @@ def _illegal_placement(layout: Layout, rng: random.Random) -> Placement | None:
     return None
 
 
+def _legal_placements(layout: Layout) -> list[Placement]:
+    """Every legal placement, tile by tile in the set's order.
+
+    A tile joins only a point that shows one of its halves, so the others are not asked.
+    """
+    if not layout:
+        return [p for tile in ALL_TILES for p in layout.legal_placements(tile)]
+    return [
+        p
+        for tile in ALL_TILES
+        if tile not in layout and layout.has_point_for(tile)
+        for p in layout.legal_placements(tile)
+    ]
+
+
 def _layout_case(rng: random.Random, players: int) -> tuple[Level, dict[str, JSON]]:
     layout = Layout()
     placements: list[str] = []
     for _ in range(rng.randrange(1, 29)):
-        options = [p for t in ALL_TILES for p in layout.legal_placements(t)]
+        options = _legal_placements(layout)
         if not options:
             break
         placement = rng.choice(options)
