@@ -314,3 +314,16 @@ def test_an_observation_equal_by_python_but_not_as_json_diverges() -> None:
     assert tally.divergences
     assert all(d.result.status.value == "error" for d in tally.divergences)
     assert "does not follow the protocol" in tally.divergences[0].result.message
+
+
+def test_level_narrows_the_campaign_to_those_levels() -> None:
+    code, text, err = fiveup(
+        "fuzz", "--engine", "reference", "--rounds", "40", "--level", "round", "--level",
+        "scoring", "--players", "2", "--format", "json",
+    )  # fmt: skip
+    assert code == 0, err
+    report = json.loads(text)
+    assert report["by_level"].keys() <= {"round", "scoring"} and report["cases"] == 40
+    assert report["rounds_per_second"] > 0
+    code, _, err = fiveup("fuzz", "--engine", "reference", "--level", "poker")
+    assert code == 2 and "invalid choice" in err

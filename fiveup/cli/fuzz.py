@@ -17,10 +17,11 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TextIO
 
-from fiveup.contract.engine import DEFAULT_ENGINE
+from fiveup.contract.engine import DEFAULT_ENGINE, Level
 from fiveup.contract.players import PLAYER_COUNTS
 from fiveup.errors import UsageError
 from fiveup.fuzz.campaign import Shard, Tally, run_campaign
+from fiveup.fuzz.cases import LEVEL_WEIGHTS
 from fiveup.harness.engines import open_engine
 
 from .common import Streams, add_engine_options, check_engine_command, positive_count
@@ -54,6 +55,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="random cases to play (default 2000)",
     )
     parser.add_argument("--players", type=int, choices=PLAYER_COUNTS, help="only this many players")
+    parser.add_argument(
+        "--level",
+        dest="levels",
+        action="append",
+        choices=[level.value for level in LEVEL_WEIGHTS],
+        metavar="LEVEL",
+        help="only cases of this level (repeatable; default: every level the engine declares; "
+        "--level round --players 2 plays the unit fiveup bench counts)",
+    )
     parser.add_argument(
         "--seed", type=int, default=0, metavar="S", help="campaign seed (default 0)"
     )
@@ -98,17 +108,24 @@ def _play(
     players: int | None,
     out: Path | None,
     timeout: float,
+    levels: list[str] | None = None,
 ) -> Tally:
     """One process's part of a campaign (module-level, so a process pool can run it)."""
     engine = open_engine(candidate[0], candidate[1], timeout)
     reference = open_engine(baseline[0], baseline[1], timeout)
     try:
-        return run_campaign(reference, engine, seed, indexes, players=players, out=out)
+        return run_campaign(
+            reference, engine, seed, indexes, players=players, levels=_levels(levels), out=out
+        )
     finally:
         for opened in (engine, reference):
             close = getattr(opened, "close", None)
             if callable(close):
                 close()
+
+
+def _levels(names: list[str] | None) -> list[Level] | None:
+    return None if names is None else [Level(name) for name in names]
 
 
 def _progress(err: TextIO, total: int) -> Callable[[Tally], None]:
@@ -134,8 +151,8 @@ def _campaign(args: argparse.Namespace, streams: Streams) -> Tally:
         show = _progress(streams.stderr, len(indexes)) if tty else None
         try:
             return run_campaign(
-                reference, engine, args.seed, indexes, players=args.players, out=args.out,
-                progress=show,
+                reference, engine, args.seed, indexes, players=args.players,
+                levels=_levels(args.levels), out=args.out, progress=show,
             )  # fmt: skip
         finally:
             for opened in (engine, reference):
@@ -148,7 +165,7 @@ def _campaign(args: argparse.Namespace, streams: Streams) -> Tally:
     with ProcessPoolExecutor(max_workers=args.jobs, mp_context=context) as pool:
         futures = [
             pool.submit(_play, candidate, baseline, args.seed, part, args.players, args.out,
-                        args.timeout)
+                        args.timeout, args.levels)
             for part in parts
         ]  # fmt: skip
         for future in futures:
