@@ -185,7 +185,8 @@ def _moves_case(rng: random.Random, players: int) -> tuple[Level, dict[str, JSON
 
 def _match_round(
     match: Match, rng: random.Random, players: int
-) -> tuple[dict[str, JSON], Round | None]:
+) -> tuple[dict[str, JSON], Round | IllegalMoveError]:
+    """The next round of a match, played to its end; or why it cannot start."""
     deck = shuffled_deck(rng)
     needs_opener = match.next_opener is None
     opener = rng.randrange(players) if needs_opener or rng.random() < 0.05 else None
@@ -194,29 +195,49 @@ def _match_round(
         item["opener"] = opener
     try:
         round_ = match.start_round(deck, opener)
-    except ValueError:
+    except IllegalMoveError as exc:
         item["actions"] = []
-        return item, None
+        return item, exc
     choose = random_policy(rng)
     actions: list[str] = []
     while not round_.over:
         action = choose(round_)
         round_.apply(action)
-        actions.append(action.text)
+        actions.append(_text_of(action))
     item["actions"] = actions
     return item, round_
 
 
 def _match_case(rng: random.Random, players: int) -> tuple[Level, dict[str, JSON]]:
+    level, given, _ = _observed_match_case(rng, players)
+    return level, given
+
+
+def _observed_match_case(
+    rng: random.Random, players: int
+) -> tuple[Level, dict[str, JSON], dict[str, JSON]]:
+    """A match case and the standard reference's observation of it (it was just played)."""
     scores = _scores(rng, players)
     match = Match(players, scores, rng=rng)
     rounds: list[JSON] = []
+    error: JSON = None
     for _ in range(rng.randrange(1, 5)):
-        item, round_ = _match_round(match, rng, players)
+        item, played = _match_round(match, rng, players)
         rounds.append(item)
-        if round_ is None or (match.over and rng.random() < 0.7):
+        if isinstance(played, IllegalMoveError):
+            error = {"round": len(rounds) - 1, "at": None, "rule": played.rule}
+            error["message"] = played.message
             break
-    return Level.MATCH, {"players": players, "scores": scores, "rounds": rounds}
+        if match.over and rng.random() < 0.7:
+            break
+    observation: dict[str, JSON] = {
+        "rounds": [round_observation(round_) for round_ in match.rounds],
+        "over": match.over,
+        "winner": match.winner,
+        "scores": list(match.scores),
+        "error": error,
+    }
+    return Level.MATCH, {"players": players, "scores": scores, "rounds": rounds}, observation
 
 
 def _scoring_case(rng: random.Random, players: int) -> tuple[Level, dict[str, JSON]]:
@@ -255,10 +276,10 @@ def random_case(
 def observed_case(
     seed: int, index: int, players: int | None = None, levels: tuple[Level, ...] | None = None
 ) -> tuple[Level, dict[str, JSON], dict[str, JSON] | None]:
-    """:func:`random_case`, with the standard reference's observation of a round case.
+    """:func:`random_case`, with the standard reference's observation of a round or match case.
 
-    A round case is made by playing it with the reference, so its observation comes free:
-    exactly what ``ReferenceEngine().run("round", ...)`` answers for it (a test holds the two
+    Such a case is made by playing it with the reference, so its observation comes free:
+    exactly what ``ReferenceEngine().run(level, ...)`` answers for it (a test holds the two
     byte for byte equal). Other levels: None.
     """
     rng = random.Random(f"fiveup-fuzz:{seed}:{index}")
@@ -269,5 +290,7 @@ def observed_case(
     count = players if players is not None else rng.choice(PLAYER_COUNTS)
     if level is Level.ROUND:
         return _observed_round_case(rng, count)
+    if level is Level.MATCH:
+        return _observed_match_case(rng, count)
     level, given = _MAKERS[level](rng, count)
     return level, given, None
