@@ -278,9 +278,9 @@ def test_over_the_protocol_a_campaign_finds_what_it_finds_in_process() -> None:
     assert refused and sorted(d.index for d in tally.divergences) == refused
 
 
-def test_the_observation_a_round_or_match_case_comes_with_is_the_references_byte_for_byte() -> None:
+def test_the_observation_a_case_comes_with_is_the_references_byte_for_byte() -> None:
     engine = ReferenceEngine()
-    played = {Level.ROUND: 0, Level.MATCH: 0}
+    played = {Level.LAYOUT: 0, Level.ROUND: 0, Level.MATCH: 0}
     for index in range(300):
         level, given, observation = observed_case(13, index)
         assert (level, given) == random_case(13, index)
@@ -290,7 +290,7 @@ def test_the_observation_a_round_or_match_case_comes_with_is_the_references_byte
             assert json.dumps(observation) == json.dumps(answer)
         else:
             assert observation is None
-    assert played[Level.ROUND] > 50 and played[Level.MATCH] > 10
+    assert played[Level.ROUND] > 50 and played[Level.LAYOUT] > 30 and played[Level.MATCH] > 10
     refused = [observed_case(2, i, None, (Level.MATCH,))[2] for i in range(60)]
     assert any(o is not None and o["error"] for o in refused)  # a match refused a round
 

@@ -19,7 +19,7 @@ from fiveup.contract.engine import JSON, Level
 from fiveup.contract.notation import ALL_TILES, Action, Placement, Point, Tile, Verb
 from fiveup.contract.players import PLAYER_COUNTS, deal, side_count
 from fiveup.errors import IllegalMoveError
-from fiveup.reference.engine import round_observation
+from fiveup.reference.engine import layout_observation, round_observation
 from fiveup.reference.layout import Layout
 from fiveup.reference.match import Match, random_policy
 from fiveup.reference.round import Round, shuffled_deck
@@ -67,20 +67,36 @@ def _legal_placements(layout: Layout) -> list[Placement]:
 
 
 def _layout_case(rng: random.Random, players: int) -> tuple[Level, dict[str, JSON]]:
+    level, given, _ = _observed_layout_case(rng, players)
+    return level, given
+
+
+def _observed_layout_case(
+    rng: random.Random, players: int
+) -> tuple[Level, dict[str, JSON], dict[str, JSON]]:
+    """A layout case and the standard reference's observation of it (it was just laid)."""
     layout = Layout()
     placements: list[str] = []
+    steps: list[JSON] = []
     for _ in range(rng.randrange(1, 29)):
         options = _legal_placements(layout)
         if not options:
             break
         placement = rng.choice(options)
-        layout.place(placement)
+        step = layout.place(placement)
+        steps.append({"sum": step.sum, "credit": step.credit, "displayed": step.displayed})
         placements.append(placement.text)
+    error: JSON = None
     if rng.random() < _ILLEGAL:
         wrong = _illegal_placement(layout, rng)
         if wrong is not None:
+            try:
+                layout.place(wrong)
+            except IllegalMoveError as exc:
+                error = {"at": len(placements), "rule": exc.rule, "message": exc.message}
             placements.append(wrong.text)
-    return Level.LAYOUT, {"placements": placements}
+    observation = {"steps": steps, "layout": layout_observation(layout), "error": error}
+    return Level.LAYOUT, {"placements": placements}, observation
 
 
 def _scores(rng: random.Random, players: int) -> list[int]:
@@ -276,11 +292,11 @@ def random_case(
 def observed_case(
     seed: int, index: int, players: int | None = None, levels: tuple[Level, ...] | None = None
 ) -> tuple[Level, dict[str, JSON], dict[str, JSON] | None]:
-    """:func:`random_case`, with the standard reference's observation of a round or match case.
+    """:func:`random_case`, with the standard reference's observation of a case it played.
 
-    Such a case is made by playing it with the reference, so its observation comes free:
-    exactly what ``ReferenceEngine().run(level, ...)`` answers for it (a test holds the two
-    byte for byte equal). Other levels: None.
+    A layout, round or match case is made by playing it with the reference, so its
+    observation comes free: exactly what ``ReferenceEngine().run(level, ...)`` answers for it
+    (a test holds the two byte for byte equal). Other levels: None.
     """
     rng = random.Random(f"fiveup-fuzz:{seed}:{index}")
     choices = tuple(level for level in (levels or LEVEL_WEIGHTS) if level in LEVEL_WEIGHTS)
@@ -292,5 +308,7 @@ def observed_case(
         return _observed_round_case(rng, count)
     if level is Level.MATCH:
         return _observed_match_case(rng, count)
+    if level is Level.LAYOUT:
+        return _observed_layout_case(rng, count)
     level, given = _MAKERS[level](rng, count)
     return level, given, None
