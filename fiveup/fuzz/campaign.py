@@ -7,6 +7,13 @@ equals the baseline's and survives the replay of a refusal, the case passes with
 it, which keeps a campaign fast; when they differ, the runner says how, the case
 is shrunk to the shortest script that still diverges, and it is written out as a fixture file
 that ``fiveup validate`` accepts, labelled ``provenance: {source: fuzz}``.
+
+Speed, with every check kept: a case the generator played with the reference comes with the
+reference's observation (:func:`fiveup.fuzz.cases.observed_case`), so a reference baseline
+does not play it again; an observation that is, byte for byte, the reference's schema-valid
+one is not walked again (``marshal`` bytes in process, the reply line over the protocol); and
+against an engine that can ``submit`` and ``collect`` (a process engine) the next case is
+made while the candidate plays the last one, one request in flight as the protocol requires.
 """
 
 from __future__ import annotations
