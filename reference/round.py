@@ -28,6 +28,7 @@ import enum
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from fiveup.contract.notation import ALL_TILES, Action, Placement, Tile, Verb
 from fiveup.contract.players import MAX_PLAYERS, MIN_PLAYERS, side_count, side_of
@@ -326,6 +327,11 @@ def _tile(code: int) -> Tile:
     return tile
 
 
+# Hands, the boneyard and the pending tile hold only codes of tiles, never a None entry of
+# TILE_OF; indexing it directly spares the refusal tests a call per tile.
+_TILE: list[Tile] = cast("list[Tile]", TILE_OF)
+
+
 @dataclass(frozen=True, slots=True)
 class _Seating:
     """What a set of rules fixes for one number of players, computed once."""
@@ -346,6 +352,13 @@ class _Derived:
     penalty: list[int]
     """The rounded penalty of every pip count (PEN-2)."""
     fast: bool
+    """The round's built-in paths give the answers of the rules (no variant)."""
+    fast_moves: bool
+    """The built-in paths give the rules' refusals and legal moves (the variant, if any, is
+    in the count at the end of the round only)."""
+    fast_legal: bool
+    """The built-in paths give the rules' legal moves: the rules refuse the same actions,
+    perhaps naming another rule first (a refusal order reordered)."""
     given_opener: bool
 
 
@@ -371,6 +384,8 @@ def _derive(rules: Rules) -> _Derived:
         [rules.credit(total) for total in range(_MAX_SUM + 1)],
         [rules.rounded_penalty(pips) for pips in range(_MAX_SUM + 1)],
         _is_fast(rules),
+        _moves_are_fast(rules),
+        _legal_moves_are_fast(rules),
         rules.opener is given_opener,
     )
     _DERIVED[id(rules)] = derived
@@ -511,7 +526,7 @@ class Round:
             opener = rules.opener(opener, self.hands)
         self._opener = self._turn = opener
         if not derived.fast and type(self) is Round:
-            self.__class__ = _VariantRound
+            self.__class__ = _variant_of(derived)
 
     @classmethod
     def from_seed(
@@ -587,16 +602,16 @@ class Round:
     @property
     def hands(self) -> tuple[tuple[Tile, ...], ...]:
         """Every seat's tiles: those dealt still held, then those drawn, in order."""
-        return tuple(tuple(_tile(code) for code in hand) for hand in self._hands)
+        return tuple([tuple([_TILE[code] for code in hand]) for hand in self._hands])
 
     def hand(self, seat: int) -> tuple[Tile, ...]:
         """The tiles ``seat`` holds."""
-        return tuple(_tile(code) for code in self._hands[seat])
+        return tuple([_TILE[code] for code in self._hands[seat]])
 
     @property
     def boneyard(self) -> tuple[Tile, ...]:
         """The tiles left to draw, in draw order (first is drawn next)."""
-        return tuple(_tile(code) for code in reversed(self._bone))
+        return tuple([_TILE[code] for code in reversed(self._bone)])
 
     @property
     def boneyard_size(self) -> int:
@@ -848,7 +863,53 @@ class Round:
         return [_PASS_ACTIONS[seat]]
 
 
-class _VariantRound(Round):
+class _ScoringVariantRound(Round):
+    """A round whose rules differ from the spec's only in the count at the end of the round.
+
+    Actions and legal moves take the fast paths of :class:`Round`; the end-of-round count
+    follows the rules' fields.
+    """
+
+    __slots__ = ()
+
+    def _finish(self, end: RoundEnd, winner: int | None) -> None:
+        """The end-of-round count by the rules' PEN, END-4, MAT-5 and OPN-3 fields."""
+        rules = self._rules
+        rounded = self._penalty
+        pips = tuple([sum([_PIPS_OF[tc] for tc in hand]) for hand in self._hands])
+        if end is RoundEnd.BLOCKED and not rules.blocked_round_penalised:
+            penalties = (0,) * len(pips)
+        else:
+            penalties = tuple([rounded[p] for p in pips])
+            self._charge(pips, penalties, winner)
+        next_opener = rules.next_opener(winner, self._opener, self._players)
+        self._result = RoundResult(end, winner, pips, penalties, next_opener)
+        self._pending = _NO_TILE
+        self._turn = _NO_SEAT
+
+    def _charge(
+        self, pips: tuple[int, ...], penalties: tuple[int, ...], winner: int | None
+    ) -> None:
+        """Subtract each side's penalty as the rules count it."""
+        rules = self._rules
+        scores = self._scores
+        side_of = self._side_of
+        if rules.side_penalty is add_rounded and rules.deduction is in_raw_points:
+            for seat, penalty in enumerate(penalties):
+                scores[side_of[seat]] -= penalty
+        else:
+            for side in range(len(scores)):
+                seats = [seat for seat in range(self._players) if side_of[seat] == side]
+                lost = rules.side_penalty([pips[s] for s in seats], rules.rounded_penalty)
+                scores[side] -= rules.deduction(lost)
+        if rules.out_collects_penalties and winner is not None:
+            side = side_of[winner]
+            scores[side] += sum(p for s, p in enumerate(penalties) if side_of[s] != side)
+        if rules.score_floor is not None:
+            scores[:] = [max(score, rules.score_floor) for score in scores]
+
+
+class _VariantRound(_ScoringVariantRound):
     """A round whose rules differ from the spec's where the fast paths of :class:`Round` decide.
 
     Every action goes through the refusal order of its rules, then is carried out whatever that
@@ -860,7 +921,9 @@ class _VariantRound(Round):
     def apply(self, action: Action) -> None:
         """Refuse ``action`` by the rules' refusal order, or carry it out for the seat to act."""
         self._check_seat(action)
-        self._refuse(action)
+        moves = self._moves
+        if moves is None or action not in moves:  # a listed move is known to pass the order
+            self._refuse(action)
         try:
             code = _ACTION_CODE_BY_ID[id(action)]
         except KeyError:
@@ -910,42 +973,6 @@ class _VariantRound(Round):
         self._pending = _NO_TILE
         self._turn = self._next_seat[seat]
 
-    def _finish(self, end: RoundEnd, winner: int | None) -> None:
-        """The end-of-round count by the rules' PEN, END-4, MAT-5 and OPN-3 fields."""
-        rules = self._rules
-        rounded = self._penalty
-        pips = tuple([sum([_PIPS_OF[tc] for tc in hand]) for hand in self._hands])
-        if end is RoundEnd.BLOCKED and not rules.blocked_round_penalised:
-            penalties = (0,) * len(pips)
-        else:
-            penalties = tuple([rounded[p] for p in pips])
-            self._charge(pips, penalties, winner)
-        next_opener = rules.next_opener(winner, self._opener, self._players)
-        self._result = RoundResult(end, winner, pips, penalties, next_opener)
-        self._pending = _NO_TILE
-        self._turn = _NO_SEAT
-
-    def _charge(
-        self, pips: tuple[int, ...], penalties: tuple[int, ...], winner: int | None
-    ) -> None:
-        """Subtract each side's penalty as the rules count it."""
-        rules = self._rules
-        scores = self._scores
-        side_of = self._side_of
-        if rules.side_penalty is add_rounded and rules.deduction is in_raw_points:
-            for seat, penalty in enumerate(penalties):
-                scores[side_of[seat]] -= penalty
-        else:
-            for side in range(len(scores)):
-                seats = [seat for seat in range(self._players) if side_of[seat] == side]
-                lost = rules.side_penalty([pips[s] for s in seats], rules.rounded_penalty)
-                scores[side] -= rules.deduction(lost)
-        if rules.out_collects_penalties and winner is not None:
-            side = side_of[winner]
-            scores[side] += sum(p for s, p in enumerate(penalties) if side_of[s] != side)
-        if rules.score_floor is not None:
-            scores[:] = [max(score, rules.score_floor) for score in scores]
-
     def _anyone_can_place(self) -> bool:
         """Asked once nothing is left to draw: the rules' test of the block (END-2)."""
         return self._rules.can_go_on(self)
@@ -973,7 +1000,47 @@ def _is_fast(rules: Rules) -> bool:
         and not rules.out_collects_penalties
         and rules.score_floor is None
         and rules.next_opener is winner_opens
-        and rules.action_refusals == ACTION_REFUSALS
+        and _moves_are_fast(rules)
+    )
+
+
+class _ReorderedRound(_VariantRound):
+    """A variant round whose rules refuse the same actions as the spec's, in another order.
+
+    Which actions are legal does not depend on the order in which the refusals are tried, so
+    the legal moves take the fast path; a refused action still names the rule its order finds
+    first.
+    """
+
+    __slots__ = ()
+
+    def _compute_legal_actions(self) -> list[Action]:
+        return Round._compute_legal_actions(self)
+
+
+def _variant_of(derived: _Derived) -> type[Round]:
+    """The class of a round by rules that are not the spec's: the least it must change."""
+    if derived.fast_moves:
+        return _ScoringVariantRound
+    return _ReorderedRound if derived.fast_legal else _VariantRound
+
+
+def _legal_moves_are_fast(rules: Rules) -> bool:
+    """True when the built-in paths list the legal actions as ``rules`` would."""
+    return (
+        sorted(map(id, rules.action_refusals)) == sorted(map(id, ACTION_REFUSALS))
+        and sorted(map(id, rules.placement_refusals))
+        == sorted(map(id, STANDARD.placement_refusals))
+        and rules.can_go_on is anyone_can_place
+        and rules.draw_keeps_turn
+        and rules.drawn_tile_pending
+    )
+
+
+def _moves_are_fast(rules: Rules) -> bool:
+    """True when the built-in paths refuse, carry out and list actions as ``rules`` would."""
+    return (
+        rules.action_refusals == ACTION_REFUSALS
         and rules.placement_refusals == STANDARD.placement_refusals
         and rules.can_go_on is anyone_can_place
         and rules.draw_keeps_turn

@@ -177,3 +177,45 @@ def test_a_double_that_does_not_spin_keeps_its_branches_closed() -> None:
     with pytest.raises(IllegalMoveError) as refused:
         layout.place(Placement.parse("[1|5]@[1|1]:branch-a"))
     assert refused.value.rule == "LAY-4"
+
+
+def _in_raw_points_wrapped(penalty: int) -> int:
+    return STANDARD.deduction(penalty)
+
+
+def _reordered_refusals() -> tuple[Refusal[Any, Action], ...]:
+    order = list(ACTION_REFUSALS)
+    order[0], order[1] = order[1], order[0]
+    return tuple(order)
+
+
+@pytest.mark.parametrize(
+    ("changes", "kind"),
+    [
+        ({"deduction": _in_raw_points_wrapped}, "_ScoringVariantRound"),
+        ({"action_refusals": _reordered_refusals()}, "_ReorderedRound"),
+    ],
+    ids=["scoring-only", "refusals-reordered"],
+)
+def test_a_variant_takes_only_the_slow_paths_it_needs_and_plays_as_the_slowest(
+    changes: dict[str, Any], kind: str
+) -> None:
+    rules = dataclasses.replace(STANDARD, **changes)
+    slowest = dataclasses.replace(rules, can_go_on=_wrapped(STANDARD.can_go_on))
+    assert type(Round.from_seed(2, 1, rules=rules)).__name__ == kind
+    assert type(Round.from_seed(2, 1, rules=slowest)).__name__ == "_VariantRound"
+    for seed in range(60):
+        players = 2 + seed % 3
+        quick = Round.from_seed(players, seed, rules=rules)
+        slow = Round.from_seed(players, seed, rules=slowest)
+        rng = random.Random(seed)
+        while not quick.over:
+            assert _snapshot(quick) == _snapshot(slow)
+            for action in _illegal_actions(quick, rng)[:4]:
+                assert quick.refusal(action) == slow.refusal(action)
+            moves = list(quick.legal_moves)
+            action = moves[rng.randrange(len(moves))]
+            quick.apply(action)
+            slow.apply(action)
+        assert _snapshot(quick) == _snapshot(slow)
+        assert quick.result == slow.result
