@@ -42,6 +42,9 @@ class LevelSpec:
     """The keys of the observation the replay must leave exactly as they were."""
     layout_at: tuple[str, ...] | None
     """Where a layout sits in its observation (the keys leading to it); None: nowhere."""
+    credit_at: str | None
+    """The list whose last entry holds the credit of the placement that led to the layout
+    (``steps``; ``events``, where the last event must be a placement); None: no credit."""
     rows: tuple[Row, ...]
     """The rows of the comparison table (spec/fixtures.md) that apply at this level."""
 
@@ -67,6 +70,21 @@ class LevelSpec:
                 return None
             value = value.get(key)
         return value
+
+    def credit_of(self, observation: JSON) -> int | None:
+        """The credit of the placement that led to an observation's (or expectation's) layout.
+
+        None when the level has no such list, the list is empty or malformed, or (for events)
+        its last entry is not a placement.
+        """
+        steps = observation.get(self.credit_at) if isinstance(observation, dict) else None
+        if self.credit_at is None or not isinstance(steps, list) or not steps:
+            return None
+        last = steps[-1]
+        if not isinstance(last, dict) or (self.credit_at == "events" and "play" not in last):
+            return None
+        credit = last.get("credit")
+        return credit if isinstance(credit, int) and not isinstance(credit, bool) else None
 
 
 # --------------------------------------------------------------------------- requests
@@ -131,6 +149,7 @@ LEVELS: Final[Mapping[Level, LevelSpec]] = MappingProxyType(
             script=None,
             replayed=(),
             layout_at=None,
+            credit_at=None,
             rows=rows_for(Level.SCORING),
         ),
         Level.LAYOUT: LevelSpec(
@@ -142,6 +161,7 @@ LEVELS: Final[Mapping[Level, LevelSpec]] = MappingProxyType(
             script="placements",
             replayed=("steps", "layout"),
             layout_at=("layout",),
+            credit_at="steps",
             rows=rows_for(Level.LAYOUT),
         ),
         Level.ROUND: LevelSpec(
@@ -153,6 +173,7 @@ LEVELS: Final[Mapping[Level, LevelSpec]] = MappingProxyType(
             script="actions",
             replayed=("events", "state"),
             layout_at=("state", "layout"),
+            credit_at="events",
             rows=rows_for(Level.ROUND),
         ),
         Level.MATCH: LevelSpec(
@@ -164,6 +185,7 @@ LEVELS: Final[Mapping[Level, LevelSpec]] = MappingProxyType(
             script=None,
             replayed=(),
             layout_at=None,
+            credit_at=None,
             rows=rows_for(Level.MATCH),
         ),
         Level.MOVES: LevelSpec(
@@ -175,6 +197,7 @@ LEVELS: Final[Mapping[Level, LevelSpec]] = MappingProxyType(
             script="actions",
             replayed=("legal", "count", "divide"),
             layout_at=None,
+            credit_at=None,
             rows=rows_for(Level.MOVES),
         ),
     }

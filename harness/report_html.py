@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from fiveup import PROTOCOL_VERSION, SUITE_VERSION
-from fiveup.contract.engine import JSON, Level
+from fiveup.contract.engine import JSON
 from fiveup.render.svg import layout_svg
 from fiveup.render.text import Lang, describe
 
@@ -218,22 +218,6 @@ def _tables(page: _Page) -> None:
         page.add("</tbody></table></section>")
 
 
-def _credit(level: Level, layout: JSON, found: JSON) -> int | None:
-    """The credit of the placement that led to a layout.
-
-    The last step's, or at the round level the last event's when it is a placement.
-    """
-    key = "events" if level is Level.ROUND else "steps"
-    steps = found.get(key) if isinstance(found, dict) else None
-    if layout is None or not isinstance(steps, list) or not steps:
-        return None
-    last = steps[-1]
-    if not isinstance(last, dict) or (level is Level.ROUND and "play" not in last):
-        return None
-    credit = last.get("credit")
-    return credit if isinstance(credit, int) and not isinstance(credit, bool) else None
-
-
 def _figure(page: _Page, caption: str, layout: JSON, credit: int | None) -> str:
     head = f"<figure><figcaption>{_clean(caption)}</figcaption>"
     if layout is None:
@@ -265,11 +249,10 @@ def _diagrams(page: _Page, o: Outcome) -> None:
         page.add('<p class="note">layouts not drawn: see the note above the cases</p>')
         return
     page.diagrams_left -= 1
-    level = case.level
     page.add(
         '<div class="diagrams">',
-        _figure(page, "expected", expected, _credit(level, expected, dict(case.expect))),
-        _figure(page, "the engine's", actual, _credit(level, actual, o.result.observation)),
+        _figure(page, "expected", expected, spec.credit_of(dict(case.expect))),
+        _figure(page, "the engine's", actual, spec.credit_of(o.result.observation)),
         "</div>",
     )
 

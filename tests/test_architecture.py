@@ -129,6 +129,21 @@ def test_the_contract_imports_neither_side() -> None:
     assert leaks == []
 
 
+def test_render_stands_on_the_contract_and_the_standard_library_alone() -> None:
+    render = [name for name in MODULES if _inside(name, "fiveup.render")]
+    assert len(render) >= 4
+    allowed = ("fiveup.contract", "fiveup.render")
+    leaks = sorted(
+        f"{name} -> {target}"
+        for name in render
+        for target, _ in _imports(name, MODULES[name])
+        if not any(_inside(target, package) for package in allowed)
+        and target.split(".")[0] not in sys.stdlib_module_names
+        and target != "__future__"
+    )
+    assert leaks == []
+
+
 def _reach(graph: dict[str, set[str]], start: str) -> set[str]:
     seen: set[str] = set()
     todo = list(graph.get(start, ()))

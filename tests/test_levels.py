@@ -207,3 +207,28 @@ def test_a_moves_request_is_a_round_request_with_its_depth_and_divide() -> None:
         "divide": False,
     }
     assert engine_given(Level.MOVES, {**given, "divide": True})["divide"] is True
+
+
+@pytest.mark.parametrize(
+    ("level", "observation", "credit"),
+    [
+        (Level.LAYOUT, {"steps": [{"credit": 0}, {"credit": 15}]}, 15),
+        (Level.LAYOUT, {"steps": []}, None),
+        (Level.LAYOUT, {"steps": [{"credit": True}]}, None),
+        (Level.LAYOUT, {"steps": "nothing"}, None),
+        (Level.ROUND, {"events": [{"play": "0 play [1|4]", "credit": 5}]}, 5),
+        (
+            Level.ROUND,
+            {"events": [{"play": "0 play [1|4]", "credit": 5}, {"draw": "1 draw"}]},
+            None,
+        ),
+        (Level.ROUND, {"events": ["1 draw"]}, None),
+        (Level.SCORING, {"value": 5}, None),
+        (Level.MATCH, {"rounds": []}, None),
+        (Level.LAYOUT, [], None),
+    ],
+)
+def test_credit_of_is_the_credit_of_the_placement_that_led_to_the_layout(
+    level: Level, observation: JSON, credit: int | None
+) -> None:
+    assert LEVELS[level].credit_of(observation) == credit

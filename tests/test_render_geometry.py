@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import ast
 import itertools
-import sys
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +16,6 @@ from fiveup.contract.notation import Placement, Slot
 from fiveup.harness.corpus import load_corpus
 from fiveup.reference.engine import layout_observation
 from fiveup.reference.layout import Layout
-from fiveup.render import geometry as render_geometry
 from fiveup.render.geometry import Arrangement, Rect, arrange
 
 SETTINGS = fs.suite_settings(max_examples=200, deadline=None, database=None)
@@ -310,25 +306,3 @@ def test_render_geometry_never_raises_on_any_json(layout: Any) -> None:
     arrangement = arrange(layout)
     assert_well_drawn(arrangement)
     assert len(arrangement.notes) <= 25
-
-
-def test_render_geometry_imports_only_the_contract_and_the_standard_library() -> None:
-    tree = ast.parse(Path(render_geometry.__file__ or "").read_text(encoding="utf-8"))
-    names = {
-        alias.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import)
-        for alias in node.names
-    }
-    names |= {
-        ("." * node.level) + (node.module or "")
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom)
-    }
-    for name in names:
-        top = name.split(".")[0]
-        assert (
-            name.startswith(("fiveup.contract", "."))
-            or top in sys.stdlib_module_names
-            or name == "__future__"
-        ), name

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import itertools
 import json
 import os
@@ -23,7 +22,6 @@ from fiveup.contract.engine import JSON
 from fiveup.harness.corpus import load_corpus
 from fiveup.reference.engine import layout_observation
 from fiveup.render import geometry
-from fiveup.render import svg as render_svg
 from fiveup.render.svg import layout_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -325,25 +323,3 @@ def test_render_svg_huge_input_is_drawn_in_bounded_time() -> None:
     root = parse(svg)
     assert len(tile_rects(root)) == 2
     assert len(svg) < 2_000_000
-
-
-def test_render_svg_imports_only_the_contract_and_the_standard_library() -> None:
-    tree = ast.parse(Path(render_svg.__file__ or "").read_text(encoding="utf-8"))
-    names = {
-        alias.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import)
-        for alias in node.names
-    }
-    names |= {
-        ("." * node.level) + (node.module or "")
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom)
-    }
-    for name in names:
-        top = name.split(".")[0]
-        assert (
-            name.startswith(("fiveup.contract", "."))
-            or top in sys.stdlib_module_names
-            or name == "__future__"
-        ), name

@@ -112,30 +112,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 # --------------------------------------------------------------------------- what to render
 
 
-def _credit_of_steps(steps: JSON, *, events: bool) -> int | None:
-    """The credit of the last step, or of the last event when it is a placement."""
-    if not isinstance(steps, list) or not steps or not isinstance(steps[-1], dict):
-        return None
-    last = steps[-1]
-    credit = last.get("credit")
-    if events and "play" not in last:
-        return None
-    return credit if isinstance(credit, int) and not isinstance(credit, bool) else None
-
-
 def case_item(case: Case) -> Item | None:
     """The table a case expects, with its credit; None when the case expects no table."""
     spec = LEVELS.get(case.level)
     layout = spec.layout_of(dict(case.expect)) if spec is not None else None
-    if not isinstance(layout, dict):
+    if not isinstance(layout, dict) or spec is None:
         return None
-    if case.level is Level.LAYOUT:
-        credit = _credit_of_steps(case.expect.get("steps"), events=False)
-    elif case.level is Level.ROUND:
-        credit = _credit_of_steps(case.expect.get("events"), events=True)
-    else:
-        credit = None
-    return Item(case.id, layout, credit, case.title)
+    return Item(case.id, layout, spec.credit_of(dict(case.expect)), case.title)
 
 
 def _cases(args: argparse.Namespace) -> list[Item]:
@@ -245,7 +228,7 @@ def observation_item(path: Path, value: JSON) -> Item:
         what = f"an observation of the {level.value} level" if steps is not None else "a layout"
         raise UsageError(f"{where}: not {what}: {problem}")
     layout = LEVELS[level].layout_of(observation)
-    return Item(shown(path), layout, _credit_of_steps(steps, events=level is Level.ROUND))
+    return Item(shown(path), layout, LEVELS[level].credit_of(observation))
 
 
 def items(args: argparse.Namespace) -> list[Item]:

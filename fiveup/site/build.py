@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Final
 
 from fiveup import SUITE_VERSION
-from fiveup.contract.engine import JSON, Level
+from fiveup.contract.engine import JSON
 from fiveup.errors import UsageError
 from fiveup.harness.corpus import Case, Corpus, bundled_fixture_dir, load_corpus
 from fiveup.harness.levels import LEVELS
@@ -104,26 +104,13 @@ def case_anchor(case_id: str) -> str:
     return "case-" + "".join(c if c.isalnum() or c in "-_." else "_" for c in case_id)
 
 
-def _credit(steps: JSON, *, events: bool) -> int | None:
-    if not isinstance(steps, list) or not steps or not isinstance(steps[-1], dict):
-        return None
-    last = steps[-1]
-    credit = last.get("credit")
-    if events and "play" not in last:
-        return None
-    return credit if isinstance(credit, int) and not isinstance(credit, bool) else None
-
-
 def layout_of(case: Case) -> tuple[Mapping[str, JSON], int | None] | None:
     """The layout a case expects and the credit of the placement that led to it, or None."""
-    layout = LEVELS[case.level].layout_of(dict(case.expect))
+    spec = LEVELS[case.level]
+    layout = spec.layout_of(dict(case.expect))
     if not isinstance(layout, dict):
         return None
-    if case.level is Level.LAYOUT:
-        return layout, _credit(case.expect.get("steps"), events=False)
-    if case.level is Level.ROUND:
-        return layout, _credit(case.expect.get("events"), events=True)
-    return layout, None
+    return layout, spec.credit_of(dict(case.expect))
 
 
 def _e(text: object) -> str:
