@@ -120,4 +120,5 @@ def test_the_installed_wheel_validates_and_certifies_outside_the_repository(
     assert "(100%)" in validated.stdout
     certified = fiveup("certify")
     assert certified.returncode == 0, certified.stdout + certified.stderr
-    assert certified.stdout.rstrip().endswith("CONFORMS at levels scoring, layout, round, match, moves")
+    conclusion = "CONFORMS at levels scoring, layout, round, match, moves"
+    assert certified.stdout.rstrip().endswith(conclusion)
