@@ -25,6 +25,7 @@ __all__ = [
     "ENTRY_PARTS",
     "LAYOUT_PARTS",
     "LEGAL",
+    "MAX_LISTED",
     "MISSING",
     "STATE_PARTS",
     "TABLE",
@@ -195,6 +196,16 @@ def _error(w: _Walk, path: str, key: str, want: JSON, got: JSON) -> None:
         _exact(w, f"{path}/{name}", name, want[name], _get(got, name))
 
 
+MAX_LISTED: Final = 10
+"""How many actions a note of a ``legal`` or ``divide`` difference names; the rest are counted."""
+
+
+def _listed(actions: Sequence[JSON]) -> str:
+    shown = ", ".join(map(_show, actions[:MAX_LISTED]))
+    more = len(actions) - MAX_LISTED
+    return f"{shown} and {more} more" if more > 0 else shown
+
+
 def _legal(w: _Walk, path: str, key: str, exp: list[JSON], act: JSON) -> None:
     """In the canonical order; the note says which actions differ, or that only the order does."""
     if _same(exp, act):
@@ -202,31 +213,48 @@ def _legal(w: _Walk, path: str, key: str, exp: list[JSON], act: JSON) -> None:
     if not isinstance(act, list):
         w.add(path, exp, act, "not a list")
         return
-    missing = [a for a in exp if a not in act]
-    extra = [a for a in act if a not in exp]
+    wanted, offered = Counter(map(_key, exp)), Counter(map(_key, act))
+    missing = [a for a in exp if _key(a) not in offered]
+    extra = list({_key(a): a for a in act if _key(a) not in wanted}.values())
+    repeated = [a for a in exp if offered[_key(a)] > 1]
     notes = []
     if missing:
-        notes.append(f"legal actions the engine does not offer: {', '.join(map(str, missing))}")
+        notes.append(f"legal actions the engine does not offer: {_listed(missing)}")
     if extra:
-        notes.append(f"actions the rules do not allow: {', '.join(map(str, extra))}")
+        notes.append(f"actions the rules do not allow: {_listed(extra)}")
+    if repeated:
+        notes.append(f"actions listed more than once: {_listed(repeated)}")
     if not notes:
         notes.append("the same actions in another order: legal is listed in the canonical order")
     w.add(path, exp, act, "; ".join(notes))
 
 
 def _divide(w: _Walk, path: str, key: str, exp: Mapping[str, int], act: JSON) -> None:
-    """Every first action with its count, both ways: the divide a developer bisects with."""
+    """Every first action with its count, both ways: the divide a developer bisects with.
+
+    Of the first actions the rules do not allow, :data:`MAX_LISTED` are differences of their own
+    and the rest one difference that counts them: an engine may send thousands.
+    """
     if not isinstance(act, dict):
         w.add(path, exp, act, "not a mapping: the engine gave no divide")
         return
-    for action in [*exp, *(a for a in act if a not in exp)]:
-        e, a = exp.get(action, MISSING), act.get(action, MISSING)
-        if e == MISSING:
-            w.add(f"{path}/{action}", e, a, "a first action the rules do not allow")
-        elif a == MISSING:
+    for action, e in exp.items():
+        a = act.get(action, MISSING)
+        if a == MISSING:
             w.add(f"{path}/{action}", e, a, "a legal first action the engine does not count")
         elif not _same(e, a):
             w.add(f"{path}/{action}", e, a, "sequences under this first action")
+    extra = [action for action in act if action not in exp]
+    for action in extra[:MAX_LISTED]:
+        w.add(f"{path}/{action}", MISSING, act[action], "a first action the rules do not allow")
+    if len(extra) > MAX_LISTED:
+        more = len(extra) - MAX_LISTED
+        w.add(
+            path,
+            f"{len(exp)} first actions",
+            f"{len(act)} first actions",
+            f"and {more} more first actions the rules do not allow, not listed one by one",
+        )
 
 
 EXACT: Final = Kind("exact", ("exact",), _exact)

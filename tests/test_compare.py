@@ -555,3 +555,33 @@ def test_a_moves_refusal_is_checked_whether_named_or_not() -> None:
     (diff,) = compare(Level.MOVES, {"count": 7}, _moves(error=refused))
     assert diff.note == "the engine refused an action the rules allow"
     assert compare(Level.MOVES, {"error": {"at": 1, "rule": "DRW-1"}}, _moves(error=refused)) == []
+
+
+def test_legal_actions_listed_twice_are_named_not_called_another_order() -> None:
+    legal = [*_MOVES_EXPECT["legal"], *_MOVES_EXPECT["legal"]]
+    (diff,) = compare(Level.MOVES, {"legal": _MOVES_EXPECT["legal"]}, _moves(legal=legal))
+    assert diff.note == (
+        "actions listed more than once: 1 play [0|4]@[1|4]:high, 1 play [2|4]@[1|4]:high"
+    )
+
+
+def test_thousands_of_actions_the_rules_do_not_allow_give_a_bounded_note() -> None:
+    legal = [f"{seat} draw" for seat in range(5000)]
+    (diff,) = compare(Level.MOVES, {"legal": _MOVES_EXPECT["legal"]}, _moves(legal=legal))
+    assert diff.note.endswith(
+        "actions the rules do not allow: " + ", ".join(legal[:10]) + " and 4990 more"
+    )
+    assert len(diff.note) < 500
+
+
+def test_thousands_of_first_actions_in_a_divide_give_a_bounded_list_of_differences() -> None:
+    divide = {**_MOVES_EXPECT["divide"], **{f"{seat} draw": 1 for seat in range(5000)}}
+    diffs = compare(Level.MOVES, {"divide": _MOVES_EXPECT["divide"]}, _moves(divide=divide))
+    assert len(diffs) == 11
+    assert [d.path for d in diffs[:10]] == [f"/divide/{seat} draw" for seat in range(10)]
+    assert (diffs[-1].path, diffs[-1].expected, diffs[-1].actual, diffs[-1].note) == (
+        "/divide",
+        "2 first actions",
+        "5002 first actions",
+        "and 4990 more first actions the rules do not allow, not listed one by one",
+    )
