@@ -25,8 +25,9 @@ from .engines import (
     startup_hint,
 )
 from .expectations import Outcome, Verdict, judge, load_expected_failures
-from .runner import run_case
+from .runner import MAX_MESSAGE_CHARS, run_case
 from .selection import keyword_matcher, select
+from .sources import printable_lines
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -207,12 +208,13 @@ def certify(
         raise
     except EngineError as exc:
         hint = startup_hint(exc)
+        reason = printable_lines(str(exc), MAX_MESSAGE_CHARS)
         return Run(
-            None, str(exc), corpus, (), selection, len(xfails), hint, len(cases),
+            None, reason, corpus, (), selection, len(xfails), hint, len(cases),
             left_out=left_out,
         )  # fmt: skip
     except Exception as exc:  # an untrusted in-process engine may fail in any way
-        reason = f"info() raised {type(exc).__name__}: {exc}"
+        reason = printable_lines(f"info() raised {type(exc).__name__}: {exc}", MAX_MESSAGE_CHARS)
         return Run(
             None, reason, corpus, (), selection, len(xfails), selected=len(cases),
             left_out=left_out,

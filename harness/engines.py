@@ -25,6 +25,7 @@ from fiveup.errors import EngineError, UsageError
 
 from .process import Failure, ProcessEngine, ProcessEngineError
 from .sandbox import IN_PROCESS_REFUSAL, Sandbox
+from .sources import printable
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -135,6 +136,16 @@ class TimedEngine:
             return self.engine.run(level, given)
 
 
+MAX_NAME_CHARS = 200
+"""The longest engine name or version shown: an engine may send any string."""
+
+
+def _clip(text: str) -> str:
+    if len(text) <= MAX_NAME_CHARS:
+        return text
+    return f"{text[:MAX_NAME_CHARS]}... ({len(text) - MAX_NAME_CHARS} more characters not shown)"
+
+
 _RETRIED = (Failure.CRASHED, Failure.TRUNCATED)
 
 
@@ -164,7 +175,11 @@ def handshake(engine: Engine) -> EngineInfo:
     problem = info_problem(info)
     if problem is not None:
         raise EngineError(problem)
-    return info
+    return {
+        **info,
+        "name": printable(_clip(info["name"])),
+        "version": printable(_clip(info["version"])),
+    }
 
 
 _HINTS = {

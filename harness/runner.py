@@ -22,6 +22,7 @@ from .compare import MISSING, Difference
 from .corpus import Case
 from .levels import LEVELS
 from .shapes import problem
+from .sources import printable_lines
 
 __all__ = [
     "CaseResult",
@@ -109,6 +110,9 @@ def _get(obj: JSON, key: str) -> JSON:
     return obj.get(key, MISSING) if isinstance(obj, dict) else MISSING
 
 
+MAX_MESSAGE_CHARS = 8000
+"""The longest message of a case shown (an engine's ``errored`` text, its stderr's tail)."""
+
 _Ask = Callable[[dict[str, JSON]], JSON]
 
 
@@ -153,7 +157,8 @@ def run_case(
         observation: JSON = None,
     ) -> CaseResult:
         seconds = time.perf_counter() - start
-        return CaseResult(case, status, tuple(diffs), message, observation, seconds, given)
+        shown = printable_lines(message, MAX_MESSAGE_CHARS)
+        return CaseResult(case, status, tuple(diffs), shown, observation, seconds, given)
 
     given = case.request()
     if case.level.value not in levels:

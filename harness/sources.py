@@ -42,6 +42,7 @@ __all__ = [
     "display_name",
     "pointer",
     "printable",
+    "printable_lines",
     "read_yaml",
 ]
 
@@ -70,6 +71,17 @@ def printable(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else _escape(c) for c in text)
+
+
+def printable_lines(text: str, limit: int) -> str:
+    """Untrusted ``text`` (an engine's message) cut to ``limit`` characters, each line printable.
+
+    The cut says so, and every line is :func:`printable`: no control character or lone
+    surrogate reaches a report, and the line breaks of a stderr tail stay.
+    """
+    if len(text) > limit:
+        text = f"{text[:limit]}... ({len(text) - limit} more characters not shown)"
+    return "\n".join(printable(line) for line in text.split("\n"))
 
 
 def _escape(char: str) -> str:

@@ -24,6 +24,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -160,6 +161,7 @@ ENGINES = [
         ONE,
         timeout=1.0,
     ),
+    Hostile("poison_text", Outcome(1, "alert(1)"), Outcome(1, "alert(1)"), FEW),
 ]
 BY_NAME = {h.script: h for h in ENGINES}
 
@@ -287,6 +289,7 @@ SPECIAL = {
     "peek_report",
     "phone_home",
     "writes_file",
+    "poison_text",
 }
 
 
@@ -296,6 +299,27 @@ def test_a_hostile_engine_is_reported_and_leaves_nothing_behind(
     name: str, sandbox: bool, tmp_path: Path
 ) -> None:
     _run(name, sandbox, tmp_path)
+
+
+@pytest.mark.parametrize("form", ["text", "json", "html", "junit"])
+def test_poisoned_names_and_messages_reach_no_report_raw(form: str, tmp_path: Path) -> None:
+    report = tmp_path / f"report.{form}"
+    engine = shlex.join([PYTHON, str(HOSTILE / "poison_text.py"), f"hostile-{uuid.uuid4().hex}"])
+    (tmp_path / "corpus").mkdir()
+    shutil.copy(bundled_fixture_dir() / "scoring.yaml", tmp_path / "corpus")
+    argv = ["certify", "--engine-cmd", engine, *FEW, "--fixtures", str(tmp_path / "corpus")]
+    stdout, stderr = io.StringIO(), io.StringIO()
+    assert main([*argv, "--format", form, "--output", str(report)], stdout, stderr) == 1
+    text = report.read_text(encoding="utf-8")  # no lone surrogate: it is UTF-8
+    assert "Traceback" not in stderr.getvalue()
+    assert len(text) < 120_000  # the engine sent over 100,000 characters per text
+    if form == "text":
+        assert all(c.isprintable() or c == "\n" for c in text)
+        assert "more characters not shown" in text and "\\x1b[31m" in text
+    if form == "html" or form == "junit":
+        ElementTree.fromstring(text)
+        assert "<script" not in text
+    assert BY_NAME["poison_text"].plain.reason in text
 
 
 def test_there_are_at_least_25_kinds_of_hostile_engine() -> None:
