@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import json
 import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
@@ -127,9 +128,23 @@ def _asker(engine: Engine, level: Level, check_shape: ObservationCheck | None) -
         problem = check(level, observation) if check else None
         if problem:
             raise EngineError(f"the observation does not follow the protocol: {problem}")
+        if check is schema_problem:
+            _writable(observation)
         return observation
 
     return ask
+
+
+def _writable(observation: JSON) -> None:
+    """An in-process engine's observation must be JSON a report can write.
+
+    The schemas take any integer, but Python writes none longer than 4,300 digits (a process
+    engine cannot send one: the harness does not read it).
+    """
+    try:
+        json.dumps(observation, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise EngineError(f"the observation is not JSON a report can hold: {exc}") from None
 
 
 def _judge(case: Case, given: dict[str, JSON], ask: _Ask) -> tuple[JSON, list[Difference]]:

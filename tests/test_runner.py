@@ -288,3 +288,19 @@ def test_the_runner_and_the_comparator_share_one_difference() -> None:
     assert compare(Level.SCORING, {"value": True}, {"value": 1}) == [
         comparator.Difference("/value", True, 1)
     ]
+
+
+def test_an_integer_too_long_to_write_is_an_error_of_the_engine_not_a_crash() -> None:
+    huge = run_case(Scripted([{"value": 10**5000}]), SCORING, ["scoring"])
+    assert huge.status is Status.ERROR
+    assert huge.message.startswith("the observation is not JSON a report can hold: Exceeds")
+    assert run_case(Scripted([{"value": 10**4000}]), SCORING, ["scoring"]).status is Status.FAIL
+
+
+def test_a_message_is_cut_and_printable_line_by_line() -> None:
+    poison = "\x1b[31m\ud800<b>\nsecond line" + "x" * 20_000
+    crashed = run_case(Scripted([EngineError(poison)]), SCORING, ["scoring"])
+    first, second = crashed.message.split("\n")
+    assert first == "\\x1b[31m\\ud800<b>"
+    assert second.startswith("second line") and second.endswith("more characters not shown)")
+    assert len(crashed.message) < 8100
