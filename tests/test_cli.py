@@ -298,3 +298,16 @@ def test_the_rerun_command_of_a_run_on_other_fixtures_names_them(tmp_path: Path)
     assert "--fixtures fixtures/scoring.yaml --case " in rerun
     code, again, _ = run(*shlex.split(rerun.removeprefix("rerun: fiveup ")))
     assert code == 1 and "1 failed" in again.splitlines()[-1]
+
+
+@pytest.mark.parametrize("option", ["--output", "--badge", "--write-expected-failures"])
+def test_certify_refuses_to_replace_a_fifo_or_a_device_with_a_report(
+    option: str, tmp_path: Path
+) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for target in (str(fifo), os.devnull):
+        code, out, err = run("certify", "--case", "doc.scoring.tally-5", option, target)
+        assert (code, out) == (2, "")
+        assert f"{option} {target}: is not a regular file" in err and "Traceback" not in err
+    assert fifo.is_fifo() and Path(os.devnull).is_char_device()

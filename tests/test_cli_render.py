@@ -342,3 +342,25 @@ def test_render_spec_draws_a_partial_table_as_the_reference_lays_it_out(tmp_path
     block = block[: block.index("</article>")]
     assert "the diagram draws the whole table its given builds" in block
     assert "Connections: [1|4] (higher end) \u2013 [4|5] (lower end)." in block
+
+
+def test_render_svg_output_onto_a_fifo_exits_2_and_leaves_the_fifo(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    code, out, err = run("render", "doc.layout.branches-1-2", "--svg", "--output", str(fifo))
+    assert code == 2 and out == "" and "is not a regular file" in err
+    assert fifo.is_fifo() and sorted(tmp_path.iterdir()) == [fifo]
+
+
+def test_render_svg_output_that_cannot_be_written_names_it_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(**_: object) -> tuple[int, str]:
+        raise PermissionError(13, "Permission denied", str(tmp_path / ".x.svg.abc.tmp"))
+
+    monkeypatch.setattr("fiveup.cli.common.tempfile.mkstemp", refuse)
+    target = tmp_path / "x.svg"
+    code, out, err = run("render", "doc.layout.branches-1-2", "--svg", "--output", str(target))
+    assert (code, out) == (2, "")
+    assert f"--output {target}: cannot be written: Permission denied" in err
+    assert ".tmp" not in err and list(tmp_path.iterdir()) == []

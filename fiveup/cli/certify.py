@@ -251,14 +251,16 @@ def _report(result: Run, args: argparse.Namespace) -> str:
 
 def _extras(result: Run, args: argparse.Namespace, streams: Streams) -> None:
     if args.write_expected_failures:
-        write_atomically(args.write_expected_failures, baseline_text(result))
+        write_atomically(
+            args.write_expected_failures, baseline_text(result), "--write-expected-failures"
+        )
     if args.badge and result.selection:
         streams.stderr.write(
             f"fiveup certify: no badge written to {args.badge}: a badge speaks for the whole "
             f"corpus, and this run is a selection ({result.selection})\n"
         )
     elif args.badge:
-        write_atomically(args.badge, badge_json(result))
+        write_atomically(args.badge, badge_json(result), "--badge")
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:

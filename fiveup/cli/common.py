@@ -153,12 +153,30 @@ def check_writable(path: Path | None, option: str = "--output") -> None:
         )
     if path.is_dir():
         raise UsageError(f"{option} {printable(str(path))}: is a folder; name the report file")
+    if path.exists() and not path.is_file():
+        # Written atomically, a FIFO or a device (/dev/null) would be replaced by a file.
+        raise UsageError(
+            f"{option} {printable(str(path))}: is not a regular file (a device, a FIFO or a "
+            "socket); name a file"
+        )
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write the whole file or leave what was there: never half a report."""
-    check_writable(path)
+def write_atomically(path: Path, text: str, option: str = "--output") -> None:
+    """Write the whole file or leave what was there: never half a report.
+
+    A file that cannot be written is the user's mistake (UsageError), named by ``option``.
+    """
+    check_writable(path, option)
     directory = path.parent if str(path.parent) else Path(".")
+    try:
+        _replace(path, directory, text)
+    except OSError as exc:
+        raise UsageError(
+            f"{option} {printable(str(path))}: cannot be written: {exc.strerror or exc}"
+        ) from None
+
+
+def _replace(path: Path, directory: Path, text: str) -> None:
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
