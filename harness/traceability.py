@@ -25,7 +25,7 @@ from typing import Any, Final
 from fiveup.errors import FixtureError
 
 from .rules import Rule, spec_rules
-from .sources import Problem, SourceFile, pointer, read_yaml
+from .sources import MAX_PROBLEMS, TOO_MANY_PROBLEMS, Problem, SourceFile, pointer, read_yaml
 
 __all__ = [
     "LANGUAGES",
@@ -92,10 +92,16 @@ class _Reader:
     def __init__(self, src: SourceFile) -> None:
         self.src = src
         self.problems: list[Problem] = []
+        self.found = 0
+        """Every problem found, also those past :data:`MAX_PROBLEMS` that are not kept."""
         self.traces: dict[str, Trace] = {}
 
     def report(self, parts: Sequence[str | int], message: str) -> None:
-        self.problems.append(self.src.problem(pointer(parts), message))
+        self.found += 1
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(self.src.problem(pointer(parts), message))
+        elif len(self.problems) == MAX_PROBLEMS:
+            self.problems.append(Problem(self.src.name, 0, "", TOO_MANY_PROBLEMS))
 
     def read(self) -> None:
         data = self.src.data
@@ -120,7 +126,7 @@ class _Reader:
 
     def _entry(self, rule: str, entry: Mapping[str, Any]) -> None:
         at: list[str | int] = ["rules", rule]
-        before = len(self.problems)
+        before = self.found
         for key in entry:
             if key not in _KEYS:
                 known = ", ".join(sorted(_KEYS))
@@ -132,7 +138,7 @@ class _Reader:
         if not isinstance(note, str):
             self.report([*at, "note"], "'note' must be a string")
             note = ""
-        if kind is not None and len(self.problems) == before:
+        if kind is not None and self.found == before:
             self.traces[rule] = Trace(
                 rule, kind, decisions, MappingProxyType(sentences), note.strip()
             )

@@ -18,7 +18,7 @@ from fiveup.cli import main
 from fiveup.errors import FixtureError
 from fiveup.harness import traceability
 from fiveup.harness.rules import spec_rules
-from fiveup.harness.sources import display_name
+from fiveup.harness.sources import MAX_PROBLEMS, TOO_MANY_PROBLEMS, display_name
 from fiveup.harness.traceability import (
     LANGUAGES,
     TraceKind,
@@ -342,6 +342,13 @@ def test_a_duplicate_entry_is_refused(tmp_path: Path) -> None:
         ("rule: {}\n", "unknown key 'rule': the file holds only 'rules'"),
         ("rules: {SPN-3: !!python/object {}}\n", "tag"),
         ("rules: {SPN-3: [\n", "YAML"),
+        ("rules: " + "[" * 5000 + "]" * 5000 + "\n", "nesting"),
+        (
+            "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\n"
+            "c: &c [*b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c]\n"
+            "e: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nrules: {}\n",
+            "too many values",
+        ),
     ],
 )
 def test_a_file_of_the_wrong_shape_gives_problems_not_exceptions(
@@ -356,6 +363,18 @@ def test_a_file_of_the_wrong_shape_gives_problems_not_exceptions(
     assert any(message.lower() in p.message.lower() for p in found), [p.text for p in found]
     with pytest.raises(FixtureError, match=re.escape(display_name(path))):
         load(path)
+
+
+def test_a_huge_list_gives_at_most_the_first_hundred_problems(tmp_path: Path) -> None:
+    path = tmp_path / "t.yaml"
+    twice = ", ".join(["OQ-1"] * 20_000)
+    path.write_text(f"rules:\n  SPN-3:\n    kind: decision\n    decisions: [{twice}]\n")
+    traces, found = parse(path)
+    assert traces == {}
+    assert len(found) == MAX_PROBLEMS + 1 and found[-1].message == TOO_MANY_PROBLEMS
+    assert (
+        found[0].text == f"{display_name(path)}:4: /rules/SPN-3/decisions/1: 'OQ-1' is listed twice"
+    )
 
 
 def test_a_missing_file_is_a_problem(tmp_path: Path) -> None:
