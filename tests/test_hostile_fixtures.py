@@ -624,7 +624,14 @@ for name in sys.argv[2:]:
         "problems": [p.text[:200] for p in report.problems[:3]],
         "cases": report.case_count,
     }
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+# VmHWM is this process's own peak since exec; ru_maxrss also carries the peak of the process
+# that forked it (a pytest worker of some hundred MB), so it measures the parent on Linux.
+status = Path("/proc/self/status")
+if status.exists():
+    line = next(x for x in status.read_text().splitlines() if x.startswith("VmHWM:"))
+    peak = int(line.split()[1]) * 1024
+else:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 print(json.dumps({"times": times, "peak": peak}))
 """
 
