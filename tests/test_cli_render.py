@@ -342,6 +342,10 @@ def test_render_spec_draws_a_partial_table_as_the_reference_lays_it_out(tmp_path
     block = block[: block.index("</article>")]
     assert "the diagram draws the whole table its given builds" in block
     assert "Connections: [1|4] (higher end) \u2013 [4|5] (lower end)." in block
+    one_tile = page[page.index('id="case-rule.layout.lay-4.tile-not-on-table-refused"') :]
+    one_tile = one_tile[: one_tile.index("</article>")]
+    assert "the diagram draws the whole table its given builds" in one_tile
+    assert "Connections: none." in one_tile
 
 
 def test_render_svg_output_onto_a_fifo_exits_2_and_leaves_the_fifo(tmp_path: Path) -> None:

@@ -271,7 +271,7 @@ def _diagram(site: Site, case: Case) -> str:
     note = ""
     if "connections" not in layout and site.table is not None:
         whole = site.table(case)
-        if isinstance(whole, dict) and whole.get("connections"):
+        if isinstance(whole, dict) and isinstance(whole.get("connections"), list):
             note = (
                 f'<p class="meta">The case checks only {_e(", ".join(sorted(layout)))} of the '
                 "table; the diagram draws the whole table its given builds, as the bundled "
