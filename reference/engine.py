@@ -167,7 +167,8 @@ class _Malformed(Exception):
 
 def _int(value: JSON) -> int:
     if type(value) is not int:
-        raise _Malformed
+        # The schemas take 12.0 for an integer (JSON has one kind of number); the rules do not.
+        raise _Malformed(f"{str(value)[:40]} where an integer belongs")
     return value
 
 
@@ -264,7 +265,8 @@ class ReferenceEngine:
         except (_Malformed, KeyError, TypeError) as exc:
             problem = given_problem(level, given)
             if problem is None:
-                raise UsageError(f"the request's given cannot be played: {exc!r}") from None
+                why = exc if isinstance(exc, _Malformed) and exc.args else repr(exc)
+                raise UsageError(f"the request's given cannot be played: {why}") from None
             raise UsageError(f"the request's given {problem}") from None
 
 
@@ -308,7 +310,7 @@ def _run_scoring(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
         raise UsageError(f"the request's given {problem}")
     function, value = given["function"], given["input"]
     if type(function) is not str or type(value) is not _SCORING_INPUTS.get(function):
-        raise _Malformed(function)
+        raise _Malformed(f"the input {str(value)[:40]} of {str(function)[:40]!r}")
     if function == "side_penalty":
         return {"value": rules.side_penalty(_ints(value), rules.rounded_penalty)}
     number = _int(value)
@@ -350,7 +352,7 @@ def _play_actions(round_: Round, actions: Sequence[Action]) -> tuple[int, Illega
 def _players(given: dict[str, JSON]) -> int:
     players = _int(given["players"])
     if players not in PLAYER_COUNTS:
-        raise _Malformed(players)
+        raise _Malformed(f"{players} players")
     return players
 
 

@@ -397,3 +397,18 @@ def test_the_remembered_scoring_check_is_the_schemas_own() -> None:
                 assert module._scoring_problem(given) == given_problem(Level.SCORING, given)
     extra = {"function": "credit", "input": 5, "note": 1}
     assert module._scoring_problem(extra) == given_problem(Level.SCORING, extra)
+
+
+@pytest.mark.parametrize(
+    ("level", "given", "words"),
+    [
+        ("moves", {**round_given([]), "depth": 12.0}, "12.0 where an integer belongs"),
+        ("round", round_given([], players=2.0), "2.0 where an integer belongs"),
+        ("scoring", {"function": "credit", "input": 15.0}, "the input 15.0 of 'credit'"),
+    ],
+)
+def test_a_float_the_schema_takes_for_an_integer_is_refused_saying_where(
+    level: str, given: dict[str, Any], words: str
+) -> None:
+    with pytest.raises(UsageError, match=re.escape(f"cannot be played: {words}")):
+        ENGINE.run(level, given)
