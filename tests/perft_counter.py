@@ -7,8 +7,11 @@ Only what decides which actions are legal is modelled: which connection points a
 and their values (LAY-1, LAY-2, LAY-4, SPN-1 to SPN-4), the hands, the boneyard, the pending tile
 and the turn (TRN-1, TRN-2, DRW-1 to DRW-5, END-1, END-2). Scores never change what is legal.
 
-Run as a script it prints the legal list, the count and the divide of a position given as JSON
-(the ``given`` of a moves fixture): ``python tests/perft_counter.py '<json>'``.
+Run as a script it prints the legal list, the count and the divide of a position given as JSON:
+the ``given`` of a moves fixture (``hands`` and ``boneyard``) or of a request (``deck``, as
+``fiveup show CASE --request`` prints it, dealt five to a seat, SET-3, OQ-13; the whole
+``run`` line is read too):
+``python tests/perft_counter.py '<json>'``.
 """
 
 from __future__ import annotations
@@ -230,9 +233,23 @@ class IllegalAction(Exception):
         self.at = at
 
 
+HAND_SIZE = 5
+"""Tiles dealt to each seat, whatever the number of players (SET-3)."""
+
+
+def hands_and_boneyard(given: Mapping[str, Any]) -> tuple[list[list[str]], list[str]]:
+    """A fixture's ``hands`` and ``boneyard``, or a request's ``deck`` dealt (OQ-13)."""
+    if "deck" not in given:
+        return [list(hand) for hand in given["hands"]], list(given["boneyard"])
+    deck, players = list(given["deck"]), given["players"]
+    hands = [deck[HAND_SIZE * seat : HAND_SIZE * (seat + 1)] for seat in range(players)]
+    return hands, deck[HAND_SIZE * players :]
+
+
 def position_of(given: Mapping[str, Any]) -> Position:
-    """The position after the ``actions`` of a moves fixture's ``given``; IllegalAction else."""
-    position = deal(given["players"], given["hands"], given["boneyard"], given["opener"])
+    """The position after the ``actions`` of a moves ``given``; IllegalAction else."""
+    hands, boneyard = hands_and_boneyard(given)
+    position = deal(given["players"], hands, boneyard, given["opener"])
     for at, action in enumerate(given["actions"]):
         if action not in legal(position):
             raise IllegalAction(at, action)
@@ -261,18 +278,37 @@ def walk(position: Position, depth: int) -> Iterator[list[str]]:
             yield [action, *rest]
 
 
+USAGE = (
+    "usage: python tests/perft_counter.py GIVEN_JSON\n"
+    "GIVEN_JSON: a moves given, with players, hands and boneyard (or deck), opener, actions "
+    "and depth\n"
+)
+
+
+def main(argv: Sequence[str]) -> int:
+    """Print the counts of the position in ``argv[0]``; 2 with a usage line on bad input."""
+    if len(argv) != 1:
+        sys.stderr.write(USAGE)
+        return 2
+    try:
+        given = json.loads(argv[0])
+        if isinstance(given, dict) and given.get("cmd") == "run":
+            given = given["given"]  # the whole line fiveup show --request prints
+        found, refused = prefix_position(given)
+        depth = int(given["depth"])
+        result = {
+            "legal": canonical(legal(found)),
+            "count": count(found, depth),
+            "divide": divide(found, depth),
+            "refused_at": refused,
+        }
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+        what = f"missing key {exc}" if isinstance(exc, KeyError) else str(exc)
+        sys.stderr.write(f"perft_counter: not a moves given: {what}\n{USAGE}")
+        return 2
+    print(json.dumps(result, indent=1))
+    return 0
+
+
 if __name__ == "__main__":
-    given = json.loads(sys.argv[1])
-    found, refused = prefix_position(given)
-    depth = int(given["depth"])
-    print(
-        json.dumps(
-            {
-                "legal": canonical(legal(found)),
-                "count": count(found, depth),
-                "divide": divide(found, depth),
-                "refused_at": refused,
-            },
-            indent=1,
-        )
-    )
+    sys.exit(main(sys.argv[1:]))

@@ -8,6 +8,7 @@ every case through the case runner, and the two generators agree on random posit
 from __future__ import annotations
 
 import ast
+import json
 import random
 from pathlib import Path
 
@@ -229,3 +230,30 @@ def test_a_request_out_of_its_domain_is_not_well_formed(
 ) -> None:
     with pytest.raises(UsageError, match=words):
         ReferenceEngine().run("moves", _request(**changes))
+
+
+def test_the_counter_reads_a_request_as_show_request_prints_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    case = next(c for c in CASES if c.id == "rule.moves.pending-draw-three-players")
+    request = case.request()
+    assert "deck" in request and "hands" not in request
+    assert pc.main([json.dumps(request)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["count"] == case.expect["count"]
+    assert printed["legal"] == case.expect["legal"]
+    line = json.dumps({"cmd": "run", "seq": 1, "level": "moves", "given": request})
+    assert pc.main([line]) == 0
+    assert json.loads(capsys.readouterr().out) == printed
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [([], "usage:"), (["{"], "not a moves given"), (['{"players": 2}'], "missing key")],
+)
+def test_the_counter_refuses_bad_input_with_a_usage_line(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert pc.main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
