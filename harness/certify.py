@@ -110,7 +110,7 @@ class Run:
     """A whole certification run.
 
     ``selection`` describes how the cases were chosen when they are not the whole bundled
-    corpus (``-k credit: 12 of 197 cases``), else it is empty; ``baseline`` is the number of
+    corpus (``-k credit: 50 of 218 cases``), else it is empty; ``baseline`` is the number of
     entries of the expected-failures file.
     """
 

@@ -205,7 +205,7 @@ def _tables(page: _Page) -> None:
     for name, title in (("level", "By level"), ("section", "By section"), ("rule", "By rule")):
         page.add(f'<section id="by-{name}"><h2>{title}</h2><table class="by-{name}">')
         head = "".join(f"<th>{column}</th>" for column, _ in _COLUMNS)
-        extra = "<th>section</th>" if name == "section" else ""
+        extra = "<th>title</th>" if name == "section" else ""
         page.add(f"<thead><tr><th>{name}</th>{head}{extra}</tr></thead><tbody>")
         for group, counts in by[name].items():
             cells = "".join(f"<td>{counts[key]}</td>" for _, key in _COLUMNS)
