@@ -4,7 +4,7 @@ The suite version names the spec, the fixture corpus and the engine protocol tog
 they change as one.
 """
 
-__version__ = "1.0.0"
+__version__ = "1.1.0.dev0"
 SUITE_VERSION = __version__
 PROTOCOL_VERSION = 1
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from fiveup import SUITE_VERSION
 from fiveup.cli import main
 from fiveup.harness.corpus import load_corpus
 
@@ -184,7 +185,7 @@ def test_the_badge_of_the_whole_corpus(tmp_path: Path) -> None:
     assert code == 0
     assert json.loads(badge.read_text(encoding="utf-8")) == {
         "schemaVersion": 1,
-        "label": "Five Up 1.0.0",
+        "label": f"Five Up {SUITE_VERSION}",
         "message": "conforms: scoring, layout, round, match, moves",
         "color": "brightgreen",
     }

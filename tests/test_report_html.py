@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from fiveup import SUITE_VERSION
 from fiveup.cli.tally import tally_text
 from fiveup.contract.engine import Level
 from fiveup.harness.certify import Outcome, Run, Verdict, certify
@@ -65,7 +66,7 @@ def test_fiveup_harness_report_html_a_run_with_failures_is_one_wellformed_page(
     assert text_of(by_id(root, "verdict")) == conclusion_line(wrong_run)
     assert conclusion_line(wrong_run).startswith("DOES NOT CONFORM")
     identity = text_of(by_id(root, "identity"))
-    assert "wrong-cnt1_sums_connection_points 1.0.0" in identity
+    assert f"wrong-cnt1_sums_connection_points {SUITE_VERSION}" in identity
     assert wrong_run.corpus.digest in identity
     assert "--engine-cmd 'python cnt1.py'" in identity
     counts = text_of(by_id(root, "counts"))
