@@ -7,6 +7,7 @@ sentences and the open questions it decides, and back.
 
 from __future__ import annotations
 
+import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from urllib.parse import urldefrag
@@ -209,6 +210,27 @@ def test_fiveup_site_build_a_file_in_place_of_the_folder_is_refused(tmp_path: Pa
     with pytest.raises(UsageError, match="not a folder"):
         write_site(target)
     assert target.read_text() == "x"
+
+
+def test_fiveup_site_build_a_fifo_or_a_link_of_a_page_name_is_replaced_not_written_through(
+    tmp_path: Path, site: Path
+) -> None:
+    out, victim = tmp_path / "site", tmp_path / "victim.txt"
+    out.mkdir()
+    victim.write_text("keep")
+    os.mkfifo(out / "index.html")
+    (out / "fixture-format.html").symlink_to(victim)
+    reader = os.open(out / "index.html", os.O_RDONLY | os.O_NONBLOCK)  # else a write blocks
+    try:
+        written = write_site(out)
+    finally:
+        os.close(reader)
+    assert victim.read_text() == "keep"
+    for name in ("index.html", "fixture-format.html"):
+        page = out / name
+        assert page.is_file() and not page.is_symlink()
+        assert page.read_bytes() == (site / name).read_bytes()
+    assert not list(out.rglob("*.tmp")) and len(written) == len(list(site.rglob("*.*")))
 
 
 def test_fiveup_site_build_a_partial_expectation_draws_the_whole_table_it_is_given(

@@ -18,7 +18,7 @@ import html
 import importlib.resources
 import os
 import re
-import shutil
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -527,6 +527,25 @@ def _fixture_sources(corpus: Corpus) -> dict[str, Path]:
     return {name: path for name, path in sorted(found.items()) if path.is_file()}
 
 
+def _write_whole(target: Path, data: bytes) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a page is an ordinary file
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_site(
     out: Path,
     *,
@@ -539,7 +558,9 @@ def write_site(
     ``table`` gives the whole table of a case whose expectation holds only part of it; without
     it such a case draws what it expects.
 
-    Every page is built before the first is written, so a failure leaves nothing half-made.
+    Every page is built before the first is written, and each is written whole into a file of
+    its own (a temporary file renamed): a failure leaves no half-made page, and a link, a FIFO or
+    a device of the page's name already in ``out`` is replaced, never written through.
     """
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {printable(str(out))}: not a folder")
@@ -550,13 +571,11 @@ def write_site(
     try:
         for name, text in built.items():
             target = out / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
+            _write_whole(target, text.encode("utf-8"))
             written.append(target)
         for name, source in sources.items():
             target = out / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
+            _write_whole(target, source.read_bytes())
             written.append(target)
     except OSError as exc:
         raise UsageError(
