@@ -27,6 +27,11 @@ __all__ = [
     "without_decisions",
 ]
 
+MAX_KEYWORD_TOKENS = 400
+"""The most words and brackets a ``-k`` expression may have (each is a call when matching)."""
+MAX_KEYWORD_NESTING = 50
+"""How deep brackets and ``not`` may nest in a ``-k`` expression."""
+
 _TOKEN = re.compile(r"\s*(\(|\)|[^\s()]+)")
 
 Predicate = Callable[[str], bool]
@@ -57,11 +62,16 @@ class _KeywordParser:
     """
 
     def __init__(self, expression: str) -> None:
-        self.expression = expression
+        self.expression = expression if len(expression) <= 200 else expression[:197] + "..."
         self.tokens: list[str] = _TOKEN.findall(expression)
         self.pos = 0
+        self.depth = 0
         if not self.tokens:
             raise UsageError("-k: empty expression")
+        if len(self.tokens) > MAX_KEYWORD_TOKENS:
+            raise UsageError(
+                f"-k: {len(self.tokens)} words and brackets, more than {MAX_KEYWORD_TOKENS}"
+            )
 
     def peek(self) -> str | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -95,17 +105,29 @@ class _KeywordParser:
 
     def factor(self) -> Predicate:
         token = self.take()
-        if token == "not":
-            return _negated(self.factor())
-        if token == "(":
-            inner = self.expr()
-            if self.peek() != ")":
-                raise UsageError(f"-k {self.expression!r}: a '(' is never closed")
-            self.take()
-            return inner
+        if token in ("not", "("):
+            self.depth += 1
+            if self.depth > MAX_KEYWORD_NESTING:
+                raise UsageError(
+                    f"-k {self.expression!r}: brackets and nots nest deeper than "
+                    f"{MAX_KEYWORD_NESTING}"
+                )
+            try:
+                return self._nested(token)
+            finally:
+                self.depth -= 1
         if token in (")", "and", "or"):
             raise UsageError(f"-k {self.expression!r}: unexpected {token!r}")
         return _word(token.lower())
+
+    def _nested(self, token: str) -> Predicate:
+        if token == "not":
+            return _negated(self.factor())
+        inner = self.expr()
+        if self.peek() != ")":
+            raise UsageError(f"-k {self.expression!r}: a '(' is never closed")
+        self.take()
+        return inner
 
 
 def keyword_matcher(expression: str) -> Callable[[Case], bool]:

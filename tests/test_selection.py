@@ -145,3 +145,24 @@ def test_an_engine_of_the_other_reading_conforms_without_that_decision(
     run = certify(engine, corpus, without_decisions(corpus.cases, {decision}))
     failing = [o.result.case.id for o in run.outcomes if o.verdict is not Verdict.PASSED]
     assert failing == [] and run.conclusion is Conclusion.CONFORMS
+
+
+@pytest.mark.parametrize(
+    ("expr", "words"),
+    [
+        ("(" * 60 + "credit" + ")" * 60, "nest deeper than 50"),
+        ("not " * 51 + "credit", "nest deeper than 50"),
+        (" or ".join(["credit"] * 5000), "9999 words and brackets, more than 400"),
+    ],
+)
+def test_a_huge_keyword_expression_is_a_usage_error_not_a_recursion(expr: str, words: str) -> None:
+    with pytest.raises(UsageError, match=words) as raised:
+        keyword_matcher(expr)
+    assert len(str(raised.value)) < 300
+
+
+def test_a_keyword_expression_at_the_limits_still_selects() -> None:
+    deep = "(" * 49 + "not " + "credit" + ")" * 49
+    assert [c.id for c in select(CORPUS, deep)] == [c.id for c in select(CORPUS, "not credit")]
+    wide = " or ".join(["credit"] * 200)
+    assert [c.id for c in select(CORPUS, wide)] == ["doc.scoring.credit-15"]
