@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -63,7 +64,7 @@ def test_a_wrong_engine_is_caught_and_its_fixture_fails_it_and_passes_the_refere
         "fuzz", "--engine", WRONG, "--rounds", "150", "--seed", "3", "--out", str(out)
     )
     assert code == 1, err
-    assert "DIVERGES: fuzz." in text and text.rstrip().endswith("divergences")
+    assert "DIVERGES: fuzz." in text and text.rstrip().endswith("kinds")
     files = sorted(out.glob("*.yaml"))
     assert files and "(PEN-2)" in text
     code, report, _ = fiveup("validate", str(out))
@@ -89,7 +90,7 @@ def test_divergences_are_shrunk_to_a_short_script(tmp_path: Path) -> None:
         str(tmp_path),
     )
     assert code == 1
-    found = json.loads(text)["divergences"]
+    found = [row for row in json.loads(text)["divergences"] if row["file"]]
     assert found
     for row in found:
         case = yaml.safe_load(Path(row["file"]).read_text(encoding="utf-8"))["cases"][0]
@@ -329,3 +330,25 @@ def test_level_narrows_the_campaign_to_those_levels() -> None:
     assert report["rounds_per_second"] > 0
     code, _, err = fiveup("fuzz", "--engine", "reference", "--level", "poker")
     assert code == 2 and "invalid choice" in err
+
+
+def test_a_campaign_counts_every_divergence_and_writes_a_few_of_each_kind(tmp_path: Path) -> None:
+    kept, every = tmp_path / "kept", tmp_path / "every"
+    argv = ["fuzz", "--engine", WRONG, "--rounds", "150", "--seed", "3", "--format", "json"]
+    code, text, err = fiveup(*argv, "--out", str(kept))
+    assert code == 1, err
+    report = json.loads(text)
+    kinds = report["kinds"]
+    assert sum(k["count"] for k in kinds) == len(report["divergences"]) > len(kinds) > 0
+    assert all(1 <= len(k["files"]) <= min(3, k["count"]) for k in kinds)
+    assert {row["kind"] for row in report["divergences"]} == {k["kind"] for k in kinds}
+    kind = re.compile(r"(scoring|layout|round|match|moves) [A-Z]{3}-\d+: /.+")
+    assert all(kind.fullmatch(k["kind"]) for k in kinds), kinds
+    assert any(k["kind"].startswith("round PEN-2: ") for k in kinds)
+    assert not any(re.search(r"/\d", k["kind"]) for k in kinds), "indexes are left out"
+    assert len(list(kept.glob("*.yaml"))) == sum(len(k["files"]) for k in kinds)
+    code, text, err = fiveup(*argv, "--out", str(every), "--keep", "0")
+    assert code == 1, err
+    assert len(list(every.glob("*.yaml"))) == len(json.loads(text)["divergences"])
+    code, _, err = fiveup(*argv, "--keep", "-1")
+    assert code == 2 and "--keep must be 0" in err

@@ -20,7 +20,7 @@ from typing import TextIO
 from fiveup.contract.engine import DEFAULT_ENGINE, Level
 from fiveup.contract.players import PLAYER_COUNTS
 from fiveup.errors import UsageError
-from fiveup.fuzz.campaign import Shard, Tally, run_campaign
+from fiveup.fuzz.campaign import KEEP_PER_KIND, Divergence, Shard, Tally, run_campaign
 from fiveup.fuzz.cases import LEVEL_WEIGHTS
 from fiveup.harness.engines import open_engine
 
@@ -71,6 +71,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--out", type=Path, metavar="DIR", help="write each divergence here as a fixture file"
     )
     parser.add_argument(
+        "--keep",
+        type=int,
+        default=KEEP_PER_KIND,
+        metavar="K",
+        help=f"fixtures written per kind of divergence, in each process (default {KEEP_PER_KIND}; "
+        "0: every divergence); every divergence is counted",
+    )
+    parser.add_argument(
         "--jobs", type=int, default=1, metavar="J", help="local processes (default 1)"
     )
     parser.add_argument(
@@ -109,14 +117,16 @@ def _play(
     out: Path | None,
     timeout: float,
     levels: list[str] | None = None,
+    keep: int | None = KEEP_PER_KIND,
 ) -> Tally:
     """One process's part of a campaign (module-level, so a process pool can run it)."""
     engine = open_engine(candidate[0], candidate[1], timeout)
     reference = open_engine(baseline[0], baseline[1], timeout)
     try:
         return run_campaign(
-            reference, engine, seed, indexes, players=players, levels=_levels(levels), out=out
-        )
+            reference, engine, seed, indexes, players=players, levels=_levels(levels), out=out,
+            keep=keep,
+        )  # fmt: skip
     finally:
         for opened in (engine, reference):
             close = getattr(opened, "close", None)
@@ -152,7 +162,7 @@ def _campaign(args: argparse.Namespace, streams: Streams) -> Tally:
         try:
             return run_campaign(
                 reference, engine, args.seed, indexes, players=args.players,
-                levels=_levels(args.levels), out=args.out, progress=show,
+                levels=_levels(args.levels), out=args.out, progress=show, keep=_keep(args),
             )  # fmt: skip
         finally:
             for opened in (engine, reference):
@@ -165,12 +175,23 @@ def _campaign(args: argparse.Namespace, streams: Streams) -> Tally:
     with ProcessPoolExecutor(max_workers=args.jobs, mp_context=context) as pool:
         futures = [
             pool.submit(_play, candidate, baseline, args.seed, part, args.players, args.out,
-                        args.timeout, args.levels)
+                        args.timeout, args.levels, _keep(args))
             for part in parts
         ]  # fmt: skip
         for future in futures:
             tally.merge(future.result())
     return tally
+
+
+def _keep(args: argparse.Namespace) -> int | None:
+    return None if args.keep == 0 else int(args.keep)
+
+
+def _kinds(tally: Tally) -> dict[str, list[Divergence]]:
+    kinds: dict[str, list[Divergence]] = {}
+    for d in tally.divergences:
+        kinds.setdefault(d.kind, []).append(d)
+    return kinds
 
 
 def _json(tally: Tally, args: argparse.Namespace) -> str:
@@ -194,9 +215,14 @@ def _json(tally: Tally, args: argparse.Namespace) -> str:
                         "first_difference": d.result.differences[0].text
                         if d.result.differences
                         else d.result.message,
+                        "kind": d.kind,
                         "file": d.file or None,
                     }
                     for d in tally.divergences
+                ],
+                "kinds": [
+                    {"kind": kind, "count": len(found), "files": [d.file for d in found if d.file]}
+                    for kind, found in _kinds(tally).items()
                 ],
             },
             indent=2,
@@ -205,16 +231,20 @@ def _json(tally: Tally, args: argparse.Namespace) -> str:
     )
 
 
-def _text(tally: Tally, out: TextIO) -> None:
-    for d in tally.divergences:
-        first = d.result.differences[0].text if d.result.differences else d.result.message
-        where = f"  -> {d.file}" if d.file else ""
-        out.write(f"DIVERGES: {d.case.id} ({d.result.rule}): {first}{where}\n")
+def _text(tally: Tally, out: TextIO, keep: int | None) -> None:
+    kinds = _kinds(tally)
+    for found in kinds.values():
+        for d in found if keep is None else found[:keep]:
+            first = d.result.differences[0].text if d.result.differences else d.result.message
+            where = f"  -> {d.file}" if d.file else ""
+            out.write(f"DIVERGES: {d.case.id} ({d.result.rule}): {first}{where}\n")
+    for kind, found in kinds.items():
+        out.write(f"{len(found):6} of kind {kind}\n")
     rate = tally.cases_per_second
     stopped = " (interrupted: what was found so far)" if tally.interrupted else ""
     out.write(
         f"seed {tally.seed}: {tally.cases} cases in {tally.seconds:.1f} s ({rate:,.0f}/s), "
-        f"{len(tally.divergences)} divergences{stopped}\n"
+        f"{len(tally.divergences)} divergences of {len(kinds)} kinds{stopped}\n"
     )
 
 
@@ -225,11 +255,13 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         raise UsageError("name the engine under test: --engine NAME or --engine-cmd COMMAND")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if args.keep < 0:
+        raise UsageError("--keep must be 0 (every divergence) or more")
     tally = _campaign(args, streams)
     if getattr(streams.stderr, "isatty", lambda: False)():
         streams.stderr.write("\n")
     if args.format == "json":
         streams.stdout.write(_json(tally, args))
     else:
-        _text(tally, streams.stdout)
+        _text(tally, streams.stdout, _keep(args))
     return 1 if tally.divergences else 0

@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import marshal
+import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -42,14 +43,18 @@ from fiveup.reference.rules import STANDARD
 from .cases import LEVEL_WEIGHTS, observed_case, random_case
 
 __all__ = [
+    "KEEP_PER_KIND",
     "Divergence",
     "Shard",
     "Tally",
     "fresh_cases",
     "fuzz_case",
+    "kind_of",
     "run_campaign",
     "write_fixture",
 ]
+
+_INDEX: Final = re.compile(r"/\d+(?=/|$)")
 
 _SCRIPT: Final = {
     Level.LAYOUT: "placements",
@@ -94,6 +99,8 @@ class Divergence:
     case: Case
     result: CaseResult
     file: str = ""
+    kind: str = ""
+    """What went wrong, the same for the same mistake (:func:`kind_of`)."""
 
 
 @dataclass(slots=True)
@@ -490,6 +497,21 @@ def _shrink(
     return found
 
 
+KEEP_PER_KIND: Final = 3
+"""Fixtures written for each kind of divergence, by default: more add nothing a reader needs."""
+
+
+def kind_of(case: Case, result: CaseResult) -> str:
+    """The kind of a divergence: its level, its rule and where it differs, indexes left out.
+
+    The same mistake of an engine gives the same kind on every case it shows in (``round
+    SCR-2: /events/*/credit``), so a campaign can keep a few cases of each and count the rest.
+    """
+    paths = sorted({_INDEX.sub("/*", d.path) or "/" for d in result.differences})
+    where = ", ".join(paths[:4]) + (", ..." if len(paths) > 4 else "")
+    return f"{case.level.value} {result.rule}: {where or result.status.value}"
+
+
 def run_campaign(
     baseline: Engine,
     candidate: Engine,
@@ -500,13 +522,16 @@ def run_campaign(
     levels: Iterable[Level] | None = None,
     out: Path | None = None,
     progress: Callable[[Tally], None] | None = None,
+    keep: int | None = KEEP_PER_KIND,
 ) -> Tally:
-    """Play the cases at ``indexes`` of campaign ``seed``; write each divergence to ``out``.
+    """Play the cases at ``indexes`` of campaign ``seed``; write divergences to ``out``.
 
     ``players`` and ``levels`` narrow the cases (default: every player count, and every level
-    the candidate declares).
+    the candidate declares). Every divergence is counted; the first ``keep`` of each kind
+    (:func:`kind_of`; None: all) are written as fixtures.
     """
     tally = Tally(seed)
+    kinds: dict[str, int] = {}
     declared = list(candidate.info()["levels"])
     wanted = set(LEVEL_WEIGHTS if levels is None else levels)
     chosen = tuple(lv for lv in LEVEL_WEIGHTS if lv.value in declared and lv in wanted)
@@ -531,8 +556,11 @@ def run_campaign(
             tally.by_level[level.value] = tally.by_level.get(level.value, 0) + 1
             if found is not None:
                 case, result = _shrink(baseline, candidate, declared, found)
-                written = write_fixture(out, case, result) if out is not None else ""
-                tally.divergences.append(Divergence(index, case, result, written))
+                kind = kind_of(case, result)
+                seen = kinds[kind] = kinds.get(kind, 0) + 1
+                kept = out is not None and (keep is None or seen <= keep)
+                written = write_fixture(out, case, result) if kept and out is not None else ""
+                tally.divergences.append(Divergence(index, case, result, written, kind))
             if progress is not None and tally.cases % 200 == 0:
                 tally.seconds = time.perf_counter() - start
                 progress(tally)
