@@ -19,6 +19,7 @@ from fiveup.contract.engine import JSON
 
 from .compare import Difference
 from .corpus import Case
+from .rules import spec_rules
 
 __all__ = ["GOVERNS", "case_rule", "diagnose", "rule_of"]
 
@@ -89,7 +90,9 @@ def rule_of(case: Case, difference: Difference) -> str:
             return refusal
         actual = difference.actual
         cited = actual.get("rule") if isinstance(actual, dict) else None
-        return cited if isinstance(cited, str) and cited[:3].isupper() else case.primary_rule
+        # The engine names the rule it applied; one the spec does not have counts nowhere.
+        known = isinstance(cited, str) and (cited in case.rules or cited in spec_rules())
+        return str(cited) if known else case.primary_rule
     for part in reversed(parts):
         point = _POINT.match(part)
         if point:

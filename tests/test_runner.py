@@ -304,3 +304,14 @@ def test_a_message_is_cut_and_printable_line_by_line() -> None:
     assert first == "\\x1b[31m\\ud800<b>"
     assert second.startswith("second line") and second.endswith("more characters not shown)")
     assert len(crashed.message) < 8100
+
+
+@pytest.mark.parametrize(("cited", "counted"), [("DRW-1", "DRW-1"), ("ZZZ-9", "SCR-2")])
+def test_a_wrong_refusal_counts_under_the_cited_rule_only_when_the_spec_has_it(
+    cited: str, counted: str
+) -> None:
+    observation = {"value": 15, "error": {"at": 0, "rule": cited, "message": "no"}}
+    refusing = case(Level.LAYOUT, {"placements": []}, {})
+    result = run_case(Scripted([observation]), refusing, ["layout"], check_shape=lenient)
+    (diff,) = result.differences
+    assert (diff.path, diff.rule, result.rule) == ("/error", counted, counted)
