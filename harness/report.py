@@ -8,6 +8,7 @@ import shlex
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
+from typing import Final
 
 from fiveup import PROTOCOL_VERSION, SUITE_VERSION
 from fiveup.contract.engine import JSON
@@ -25,16 +26,29 @@ Tally = Callable[[int], str]
 _SCORES_PATH = re.compile(r"(^|/)scores(/\d+)?$")
 
 
+MAX_TALLY: Final = 10_000
+"""The highest score drawn as a tally (200 fifties); an engine may report any number."""
+MAX_TALLIED: Final = 8
+"""The most scores of one list drawn as tallies (a side each: four at most)."""
+
+
 def tally_of(value: JSON, tally: Tally) -> str:
     """A score (or a list of scores) as tallies; what the tally cannot record stays a number.
 
     The tally records non-negative multiples of 5 (TAL-1); an engine may report anything.
     """
     if isinstance(value, list):
-        return "[" + " / ".join(tally_of(item, tally) for item in value) + "]"
+        shown = [tally_of(item, tally) for item in value[:MAX_TALLIED]]
+        if len(value) > MAX_TALLIED:
+            shown.append(f"{len(value) - MAX_TALLIED} more")
+        return "[" + " / ".join(shown) + "]"
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0 and value % 5 == 0:
+        if value > MAX_TALLY:  # 10**12 would be 2 * 10**10 marks
+            digits = str(value)
+            number = digits if len(digits) <= 40 else f"{digits[:20]}... ({len(digits)} digits)"
+            return f"{number} (more marks than a tally shows)"
         return tally(value)
-    return value if isinstance(value, str) else json.dumps(value)
+    return value if isinstance(value, str) else json.dumps(value)[:300]
 
 
 def score_tallies(diff: Difference, tally: Tally) -> str:

@@ -172,6 +172,25 @@ def test_tally_of_writes_what_the_tally_records_and_leaves_the_rest_numbers() ->
     assert tally_of([-5, 7, True, "x", None], _marks) == "[-5 / 7 / true / x / null]"
 
 
+def test_tally_of_a_score_too_high_for_marks_stays_a_number() -> None:
+    drawn: list[int] = []
+
+    def marks(raw: int) -> str:
+        drawn.append(raw)
+        return f"<{raw}>"
+
+    assert tally_of(10_000, marks) == "<10000>"
+    assert tally_of(10**12, marks) == "1000000000000 (more marks than a tally shows)"
+    assert (
+        tally_of(10**50, marks)
+        == "10000000000000000000... (51 digits) (more marks than a tally shows)"
+    )
+    assert tally_of(list(range(0, 100, 5)), marks) == (
+        "[<0> / <5> / <10> / <15> / <20> / <25> / <30> / <35> / 12 more]"
+    )
+    assert drawn == [10_000, 0, 5, 10, 15, 20, 25, 30, 35]
+
+
 def test_score_tallies_only_for_differences_in_scores() -> None:
     assert score_tallies(Difference("/scores", [5, 10], [5, 15]), _marks) == (
         "expected [<5> / <10>], got [<5> / <15>]"
