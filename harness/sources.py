@@ -43,6 +43,7 @@ __all__ = [
     "pointer",
     "printable",
     "printable_lines",
+    "read_bounded",
     "read_yaml",
 ]
 
@@ -251,7 +252,7 @@ def _too_large(size: str) -> str:
     return f"file too large: {size} bytes, the limit is {MAX_FILE_BYTES} bytes (1 MiB)"
 
 
-def _read_bounded(path: Path) -> bytes | str:
+def read_bounded(path: Path) -> bytes | str:
     """The bytes of a regular file of at most :data:`MAX_FILE_BYTES`, or why not."""
     try:
         info = os.stat(path)
@@ -593,7 +594,7 @@ def _compose(text: str, src: SourceFile) -> None:
 def read_yaml(path: Path) -> SourceFile:
     """Read one YAML file safely and within the limits; problems, never exceptions."""
     src = SourceFile(path, None)
-    raw = _read_bounded(path)
+    raw = read_bounded(path)
     if isinstance(raw, str):
         src.refuse(0, raw)
         return src

@@ -184,8 +184,11 @@ def hostile(tmp_path: Path) -> dict[str, tuple[Path, str]]:
     """Files that are not an observation, each with the words its error must hold."""
     files = {
         "missing": (tmp_path / "missing.json", "cannot read: No such file or directory"),
-        "folder": (tmp_path, "cannot read: a folder"),
-        "too large": (tmp_path / "big.json", "file too large: more than 1048576 bytes"),
+        "folder": (tmp_path, "is a folder, not a file"),
+        "too large": (
+            tmp_path / "big.json",
+            "file too large: 1048577 bytes, the limit is 1048576 bytes",
+        ),
         "not utf-8": (tmp_path / "latin.json", "not UTF-8 text"),
         "not json": (tmp_path / "text.json", "not JSON: Expecting value"),
         "nan": (tmp_path / "nan.json", "not JSON: NaN is not a JSON number"),

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +28,7 @@ from fiveup.harness.corpus import Case, load_corpus
 from fiveup.harness.engines import load_engine
 from fiveup.harness.levels import LEVELS
 from fiveup.harness.selection import select
+from fiveup.harness.sources import MAX_FILE_BYTES, read_bounded
 from fiveup.render.svg import layout_svg
 from fiveup.render.text import LANGS, Lang, describe
 from fiveup.site.build import write_site
@@ -41,8 +40,8 @@ SPEC: Final = "spec"
 """The word in place of a case ID that writes the spec site (no case ID is one word)."""
 HELP = "describe a case's layout (or an engine's) as the documents do, in it, fi, de or en"
 
-MAX_OBSERVATION_BYTES: Final = 1 << 20
-"""The largest ``--observation`` file read (1 MiB): far more than any table of 28 tiles."""
+MAX_OBSERVATION_BYTES: Final = MAX_FILE_BYTES
+"""The largest ``--observation`` file read (1 MiB, as for fixtures): far more than any table."""
 
 _LAYOUT_KEYS: Final = frozenset(
     {"tiles", "spinners", "connections", "points", "contributions", "sum"}
@@ -151,43 +150,12 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return dict(pairs)
 
 
-def _read_bytes(path: Path) -> bytes:
-    """The bytes of a regular file of at most :data:`MAX_OBSERVATION_BYTES`, never blocking."""
-    where = f"--observation {shown(path)}"
-    try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode):
-            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-            raise UsageError(f"{where}: cannot read: {kind} (name a JSON file)")
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        raise UsageError(f"{where}: cannot read: {exc.strerror or exc}") from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between the check and the opening
-            raise UsageError(f"{where}: cannot read: not a regular file (name a JSON file)")
-        chunks: list[bytes] = []
-        size = 0
-        while size <= MAX_OBSERVATION_BYTES:
-            chunk = os.read(fd, MAX_OBSERVATION_BYTES + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    except OSError as exc:
-        raise UsageError(f"{where}: cannot read: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
-    if size > MAX_OBSERVATION_BYTES:
-        raise UsageError(
-            f"{where}: file too large: more than {MAX_OBSERVATION_BYTES} bytes (1 MiB)"
-        )
-    return b"".join(chunks)
-
-
 def read_observation(path: Path) -> JSON:
     """The JSON value of ``path``, or UsageError naming the file and what is wrong."""
     where = f"--observation {shown(path)}"
-    raw = _read_bytes(path)
+    raw = read_bounded(path)
+    if isinstance(raw, str):
+        raise UsageError(f"{where}: {raw}")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
