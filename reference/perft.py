@@ -10,6 +10,8 @@ checks that generator against an independent one.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from fiveup.contract.notation import Action, Slot, Verb
 
 from .round import Round
@@ -42,20 +44,39 @@ def legal_actions(round_: Round) -> list[Action]:
     return sorted(round_.legal_action_list(), key=action_order)
 
 
+MEMO_ENTRIES = 200_000
+"""Positions whose counts one count remembers at most (a few tens of MB)."""
+
+
 def count(round_: Round, depth: int) -> int:
-    """The number of distinct sequences of ``depth`` actions, each legal in turn (1 at 0)."""
+    """The number of distinct sequences of ``depth`` actions, each legal in turn (1 at 0).
+
+    Positions reached again by another order of play (:meth:`Round.position_key`) are counted
+    once: deep counts in the middle of a round visit far fewer positions than sequences.
+    """
     if depth < 0:
         raise ValueError(f"a depth is 0 or more, not {depth}")
+    return _count(round_, depth, {})
+
+
+def _count(round_: Round, depth: int, memo: dict[tuple[Hashable, int], int]) -> int:
     if depth == 0:
         return 1
     moves = round_.legal_action_list()
     if depth == 1:
         return len(moves)
+    key = round_.position_key() if depth > 1 else None
+    if key is not None:
+        known = memo.get((key, depth))
+        if known is not None:
+            return known
     total = 0
     for action in list(moves):
         child = round_.copy()
         child.apply(action)
-        total += count(child, depth - 1)
+        total += _count(child, depth - 1, memo)
+    if key is not None and len(memo) < MEMO_ENTRIES:
+        memo[(key, depth)] = total
     return total
 
 
@@ -66,8 +87,9 @@ def divide(round_: Round, depth: int) -> dict[Action, int]:
     if depth == 0:
         return {}
     counts = {}
+    memo: dict[tuple[Hashable, int], int] = {}
     for action in legal_actions(round_):
         child = round_.copy()
         child.apply(action)
-        counts[action] = count(child, depth - 1)
+        counts[action] = _count(child, depth - 1, memo)
     return counts

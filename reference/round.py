@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -544,6 +544,25 @@ class Round:
         if opener is None:
             opener = neutral_draw(range(players), rng)
         return cls(players, deck, opener, scores, rules=rules)
+
+    def position_key(self) -> Hashable | None:
+        """A key that two positions share when the same action sequences are legal from both.
+
+        The table's occupied slots, each hand as a set, the boneyard in order, the seat to act,
+        the pending tile and whether the round is over: under the spec's rules nothing else
+        (not the scores, nor the order of play that led here) decides what is legal now or
+        later. None for a round by other rules, which may look at more.
+        """
+        if type(self) is not Round or type(self._layout) is not Layout:
+            return None
+        return (
+            tuple(self._layout._occupied),
+            tuple([tuple(sorted(hand)) for hand in self._hands]),
+            tuple(self._bone),
+            self._turn,
+            self._pending,
+            self._result is None,
+        )
 
     def copy(self) -> Round:
         """An independent copy of the round (a few list copies; the deck is shared)."""

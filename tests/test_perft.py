@@ -10,16 +10,18 @@ from __future__ import annotations
 import ast
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import perft_counter as pc
 import pytest
 
 from fiveup.contract.engine import Level
-from fiveup.contract.notation import ALL_TILES, Action
+from fiveup.contract.notation import ALL_TILES, Action, Tile
 from fiveup.errors import UsageError
 from fiveup.harness.corpus import Case, load_corpus
 from fiveup.harness.runner import run_case
+from fiveup.reference import STANDARD
 from fiveup.reference.engine import ReferenceEngine
 from fiveup.reference.perft import action_order, count, divide, legal_actions
 from fiveup.reference.round import Round
@@ -257,3 +259,43 @@ def test_the_counter_refuses_bad_input_with_a_usage_line(
     assert pc.main(argv) == 2
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err
+
+
+def _count_every_sequence(round_: Round, depth: int) -> int:
+    """The count by plain recursion, remembering nothing."""
+    if depth == 0:
+        return 1
+    total = 0
+    for action in list(round_.legal_action_list()):
+        child = round_.copy()
+        child.apply(action)
+        total += _count_every_sequence(child, depth - 1)
+    return total
+
+
+def test_positions_reached_again_are_counted_as_often_as_they_are_reached() -> None:
+    for seed in range(24):
+        players = 2 + seed % 3
+        round_, _ = _round(players, seed, random.Random(seed).randrange(0, 25))
+        depth = 4 + seed % 3
+        assert count(round_, depth) == _count_every_sequence(round_, depth), seed
+    # A four-player middle game where draws and passes of several seats commute: many positions
+    # are reached by more than one order (8,735 sequences of seven, 183 positions met again).
+    deck = (
+        "[3|6] [1|3] [5|5] [2|3] [1|2] [2|6] [0|3] [3|4] [0|2] [2|4] [0|1] [1|5] [0|0] [0|5] "
+        "[5|6] [2|5] [0|4] [4|4] [1|4] [3|3] [1|1] [1|6] [4|5] [6|6] [4|6] [2|2] [3|5] [0|6]"
+    )
+    middle = Round(4, [Tile.parse(t) for t in deck.split()], 0)
+    for text in ("0 play [5|5]", "1 draw", "1 draw", "1 draw", "1 play [4|5]@[5|5]:line-b"):
+        middle.apply(Action.parse(text))
+    assert count(middle, 7) == _count_every_sequence(middle, 7)
+
+
+def test_a_position_key_ignores_how_the_position_was_reached_and_variants_have_none() -> None:
+    round_, _ = _round(2, 7, 6)
+    same = round_.copy()
+    assert round_.position_key() == same.position_key() is not None
+    same.apply(same.legal_action_list()[0])
+    assert same.position_key() != round_.position_key()
+    variant = Round.from_seed(2, 7, rules=replace(STANDARD, draw_keeps_turn=False))
+    assert variant.position_key() is None
