@@ -30,6 +30,7 @@ from .sources import printable
 __all__ = [
     "ENTRY_POINT_GROUP",
     "TimedEngine",
+    "close_engine",
     "handshake",
     "load_engine",
     "open_engine",
@@ -79,6 +80,13 @@ def load_engine(name: str) -> Engine:
     if not isinstance(engine, Engine):
         raise UsageError(f"--engine {name}: {engine!r} has no info() and run(level, given)")
     return engine
+
+
+def close_engine(engine: Engine | None) -> None:
+    """Stop an engine that has a process behind it (its ``close``); others, and None, have none."""
+    close = getattr(engine, "close", None)
+    if callable(close):
+        close()
 
 
 def open_engine(

@@ -28,7 +28,7 @@ from .certify import (
     open_engine,
 )
 from .corpus import Case, Corpus, load_corpus
-from .engines import startup_hint
+from .engines import close_engine, startup_hint
 from .report import conclusion_line
 from .runner import CaseResult, Status, run_case
 from .sandbox import IN_PROCESS_REFUSAL, Sandbox
@@ -134,9 +134,7 @@ class _Session:
         return Sandbox(hide=tuple(Path(p) for p in paths))
 
     def close(self) -> None:
-        close = getattr(self.engine, "close", None)
-        if callable(close):
-            close()
+        close_engine(self.engine)
 
 
 def _active(config: pytest.Config) -> bool:

@@ -10,7 +10,7 @@ from fakes import Broken
 
 from fiveup.contract.engine import Engine
 from fiveup.errors import EngineError, UsageError
-from fiveup.harness.engines import TimedEngine, handshake, load_engine
+from fiveup.harness.engines import TimedEngine, close_engine, handshake, load_engine
 
 
 def test_a_handshake_is_judged_as_the_ready_message() -> None:
@@ -55,3 +55,16 @@ def test_engines_load_by_entry_point_and_by_module_attribute() -> None:
 def test_a_bad_engine_name_is_a_usage_error(name: str, words: str) -> None:
     with pytest.raises(UsageError, match=re.escape(words)):
         load_engine(name)
+
+
+def test_close_engine_stops_what_has_a_close_and_leaves_the_rest() -> None:
+    closed: list[str] = []
+
+    class Served:
+        def close(self) -> None:
+            closed.append("served")
+
+    close_engine(Served())  # type: ignore[arg-type]
+    close_engine(load_engine("reference"))
+    close_engine(None)
+    assert closed == ["served"]

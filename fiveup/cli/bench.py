@@ -15,7 +15,7 @@ from fiveup.contract.engine import DEFAULT_ENGINE
 from fiveup.contract.players import PLAYER_COUNTS
 from fiveup.errors import UsageError
 from fiveup.harness.bench import RequestFigures, time_requests
-from fiveup.harness.engines import handshake, load_engine, open_engine
+from fiveup.harness.engines import close_engine, handshake, load_engine, open_engine
 from fiveup.reference.bench import (
     DEFAULT_MATCHES,
     DEFAULT_ROUNDS,
@@ -83,9 +83,7 @@ def _engine_figures(args: argparse.Namespace) -> list[tuple[int, RequestFigures,
             base = time_requests(reference, DEFAULT_ENGINE, "round", requests)
             rows.append((players, base, time_requests(candidate, name, "round", requests)))
     finally:
-        close = getattr(candidate, "close", None)
-        if callable(close):
-            close()
+        close_engine(candidate)
     return rows
 
 

@@ -16,7 +16,7 @@ from fiveup.contract.engine import DEFAULT_ENGINE, Engine
 from fiveup.errors import UsageError
 from fiveup.harness.certify import certify
 from fiveup.harness.corpus import Case, Corpus, load_corpus
-from fiveup.harness.engines import load_engine, open_engine
+from fiveup.harness.engines import close_engine, load_engine, open_engine
 from fiveup.harness.process import ProcessEngine
 
 from .common import Streams, add_engine_options, check_engine_command
@@ -54,9 +54,7 @@ def _candidate(engine: Engine, args: argparse.Namespace, corpus: Corpus) -> tupl
         cases = [case for case in corpus.cases if case.level.value in levels]
         return _best(engine, corpus, cases, args.repeat, must_pass=False), len(cases)
     finally:
-        close = getattr(engine, "close", None)
-        if callable(close):
-            close()
+        close_engine(engine)
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:

@@ -21,6 +21,7 @@ from fiveup.harness.certify import (
     select,
 )
 from fiveup.harness.corpus import Case, Corpus, fixture_files, load_corpus
+from fiveup.harness.engines import close_engine
 from fiveup.harness.expectations import baseline_text
 from fiveup.harness.report import json_report, junit_report, summary_line, text_report
 from fiveup.harness.report_html import html_report
@@ -219,9 +220,7 @@ def _certify(args: argparse.Namespace) -> Run:
             fresh_seed=args.seed if fresh else None, left_out=left_out,
         )  # fmt: skip
     finally:
-        close = getattr(engine, "close", None)
-        if callable(close):
-            close()
+        close_engine(engine)
 
 
 def _sandbox(args: argparse.Namespace) -> Sandbox | None:

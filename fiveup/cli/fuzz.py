@@ -12,17 +12,18 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TextIO
 
-from fiveup.contract.engine import DEFAULT_ENGINE, Level
+from fiveup.contract.engine import DEFAULT_ENGINE, Engine, Level
 from fiveup.contract.players import PLAYER_COUNTS
 from fiveup.errors import UsageError
 from fiveup.fuzz.campaign import KEEP_PER_KIND, Divergence, Shard, Tally, run_campaign
 from fiveup.fuzz.cases import LEVEL_WEIGHTS
-from fiveup.harness.engines import open_engine
+from fiveup.harness.engines import close_engine, open_engine
 
 from .common import Streams, add_engine_options, check_engine_command, positive_count
 
@@ -120,18 +121,24 @@ def _play(
     keep: int | None = KEEP_PER_KIND,
 ) -> Tally:
     """One process's part of a campaign (module-level, so a process pool can run it)."""
-    engine = open_engine(candidate[0], candidate[1], timeout)
-    reference = open_engine(baseline[0], baseline[1], timeout)
-    try:
+    with _opened(candidate, baseline, timeout) as (engine, reference):
         return run_campaign(
             reference, engine, seed, indexes, players=players, levels=_levels(levels), out=out,
             keep=keep,
         )  # fmt: skip
-    finally:
-        for opened in (engine, reference):
-            close = getattr(opened, "close", None)
-            if callable(close):
-                close()
+
+
+@contextmanager
+def _opened(
+    candidate: EngineSpec, baseline: EngineSpec, timeout: float
+) -> Iterator[tuple[Engine, Engine]]:
+    """The candidate and the baseline, both stopped at the end (the first if the second fails)."""
+    with ExitStack() as stack:
+        engine = open_engine(candidate[0], candidate[1], timeout)
+        stack.callback(close_engine, engine)
+        reference = open_engine(baseline[0], baseline[1], timeout)
+        stack.callback(close_engine, reference)
+        yield engine, reference
 
 
 def _levels(names: list[str] | None) -> list[Level] | None:
@@ -155,20 +162,13 @@ def _campaign(args: argparse.Namespace, streams: Streams) -> Tally:
     candidate, baseline = _engines(args)
     indexes = list(args.shard.indexes(args.rounds))
     if args.jobs <= 1:
-        engine = open_engine(candidate[0], candidate[1], args.timeout)
-        reference = open_engine(baseline[0], baseline[1], args.timeout)
         tty = getattr(streams.stderr, "isatty", lambda: False)()
         show = _progress(streams.stderr, len(indexes)) if tty else None
-        try:
+        with _opened(candidate, baseline, args.timeout) as (engine, reference):
             return run_campaign(
                 reference, engine, args.seed, indexes, players=args.players,
                 levels=_levels(args.levels), out=args.out, progress=show, keep=_keep(args),
             )  # fmt: skip
-        finally:
-            for opened in (engine, reference):
-                close = getattr(opened, "close", None)
-                if callable(close):
-                    close()
     parts = [indexes[j :: args.jobs] for j in range(args.jobs)]
     context = multiprocessing.get_context("spawn")
     tally = Tally(args.seed)
