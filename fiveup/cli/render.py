@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from fiveup.contract.engine import JSON, Level
+from fiveup.contract.engine import DEFAULT_ENGINE, JSON, Engine, Level
 from fiveup.contract.schemas import observation_problem
 from fiveup.errors import FiveUpError, UsageError
 from fiveup.harness.corpus import Case, load_corpus
@@ -240,13 +240,17 @@ def _write_svg(args: argparse.Namespace, streams: Streams) -> int:
     return 0
 
 
-def _reference_table(case: Case) -> JSON:
-    """The table the bundled reference engine builds from a case's given (for diagrams only)."""
-    try:
-        observation = load_engine("reference").run(case.level.value, case.request())
-    except FiveUpError:
-        return None
-    return LEVELS[case.level].layout_of(observation)
+def _tables_of(engine: Engine) -> Callable[[Case], JSON]:
+    """The table ``engine`` builds from a case's given (for diagrams only), None if it cannot."""
+
+    def table(case: Case) -> JSON:
+        try:
+            observation = engine.run(case.level.value, case.request())
+        except FiveUpError:
+            return None
+        return LEVELS[case.level].layout_of(observation)
+
+    return table
 
 
 def _write_spec(args: argparse.Namespace, streams: Streams) -> int:
@@ -257,7 +261,7 @@ def _write_spec(args: argparse.Namespace, streams: Streams) -> int:
         raise UsageError("--fixtures has no use with spec: the site shows the bundled corpus")
     if args.svg or args.output is not None:
         raise UsageError("--svg and --output have no use with spec: the site is written to --out")
-    written = write_site(args.out, table=_reference_table)
+    written = write_site(args.out, table=_tables_of(load_engine(DEFAULT_ENGINE)))
     streams.stdout.write(f"wrote {len(written)} files; open {shown(args.out / 'index.html')}\n")
     return 0
 
