@@ -37,6 +37,7 @@ from .rules import STANDARD, Rules
 __all__ = [
     "ENGINE_NAME",
     "ReferenceEngine",
+    "error_observation",
     "event_observation",
     "layout_observation",
     "result_observation",
@@ -154,7 +155,8 @@ def round_observation(round_: Round) -> dict[str, JSON]:
     }
 
 
-def _error(error: IllegalMoveError, **where: int | None) -> dict[str, JSON]:
+def error_observation(error: IllegalMoveError, **where: int | None) -> dict[str, JSON]:
+    """The ``error`` of an observation: where the refused action stands, its rule and message."""
     return {**where, "rule": error.rule, "message": error.message}
 
 
@@ -334,7 +336,7 @@ def _run_layout(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
         try:
             step = layout.place(placement)
         except IllegalMoveError as exc:
-            error = _error(exc, at=at)
+            error = error_observation(exc, at=at)
             break
         steps.append({"sum": step.sum, "credit": step.credit, "displayed": step.displayed})
     return {"steps": steps, "layout": layout_observation(layout), "error": error}
@@ -373,7 +375,7 @@ def _run_round(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
     round_ = Round(players, deck, opener, scores, rules=rules)
     refused = _play_actions(round_, actions)
     observation = round_observation(round_)
-    observation["error"] = None if refused is None else _error(refused[1], at=refused[0])
+    observation["error"] = None if refused is None else error_observation(refused[1], at=refused[0])
     return observation
 
 
@@ -397,11 +399,11 @@ def _run_match(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
         try:
             round_ = match.start_round(deck, opener)
         except IllegalMoveError as exc:
-            error = _error(exc, round=r, at=None)
+            error = error_observation(exc, round=r, at=None)
             break
         refused = _play_actions(round_, actions)
         if refused is not None:
-            error = _error(refused[1], round=r, at=refused[0])
+            error = error_observation(refused[1], round=r, at=refused[0])
             break
     return {
         "rounds": [round_observation(round_) for round_ in match.rounds],
@@ -437,7 +439,7 @@ def _run_moves(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
         observation["divide"] = {action.text: n for action, n in counts.items()}
     else:
         observation["count"] = perft_count(round_, depth)
-    observation["error"] = None if refused is None else _error(refused[1], at=refused[0])
+    observation["error"] = None if refused is None else error_observation(refused[1], at=refused[0])
     return observation
 
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Final
+from typing import Final, TypeVar
 
 from fiveup.contract.engine import JSON, Level
 from fiveup.contract.notation import ALL_TILES, Action, Placement, Point, Tile, Verb
 from fiveup.contract.players import PLAYER_COUNTS, deal, side_count
 from fiveup.errors import IllegalMoveError
-from fiveup.reference.engine import layout_observation, round_observation
+from fiveup.reference.engine import error_observation, layout_observation, round_observation
 from fiveup.reference.layout import Layout
 from fiveup.reference.match import Match, random_policy
 from fiveup.reference.round import Round, shuffled_deck
@@ -35,7 +35,17 @@ LEVEL_WEIGHTS: Final = {
 }
 """How often each level is drawn."""
 _ILLEGAL = 0.3
+_X = TypeVar("_X", Placement, Action)
 _POINTS: Final = [Point(tile, slot) for tile in ALL_TILES for slot in tile.slots()]
+
+
+def _refusal(play: Callable[[_X], object], wrong: _X, at: int) -> JSON:
+    """The observation's ``error`` once ``wrong`` is played at index ``at``: None if accepted."""
+    try:
+        play(wrong)
+    except IllegalMoveError as exc:
+        return error_observation(exc, at=at)
+    return None
 
 
 def _illegal_placement(layout: Layout, rng: random.Random) -> Placement | None:
@@ -90,10 +100,7 @@ def _observed_layout_case(
     if rng.random() < _ILLEGAL:
         wrong = _illegal_placement(layout, rng)
         if wrong is not None:
-            try:
-                layout.place(wrong)
-            except IllegalMoveError as exc:
-                error = {"at": len(placements), "rule": exc.rule, "message": exc.message}
+            error = _refusal(layout.place, wrong, len(placements))
             placements.append(wrong.text)
     observation = {"steps": steps, "layout": layout_observation(layout), "error": error}
     return Level.LAYOUT, {"placements": placements}, observation
@@ -162,10 +169,7 @@ def _observed_round_case(
     if rng.random() < _ILLEGAL:
         wrong = _illegal_action(round_, rng)
         if wrong is not None:
-            try:
-                round_.apply(wrong)
-            except IllegalMoveError as exc:
-                error = {"at": len(actions), "rule": exc.rule, "message": exc.message}
+            error = _refusal(round_.apply, wrong, len(actions))
             actions.append(wrong.text)
     given = {"players": players, **_start(deck, players), "opener": opener, "scores": scores}
     observation = round_observation(round_)
