@@ -366,7 +366,8 @@ def _scores(given: dict[str, JSON], players: int) -> list[int]:
     return scores
 
 
-def _run_round(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
+def _played(rules: Rules, given: dict[str, JSON]) -> tuple[Round, JSON]:
+    """The round a ``round`` or ``moves`` request deals and plays, and its observation's error."""
     players = _players(given)
     deck = _deck(given["deck"], "deck")
     opener = _opener(given["opener"], "opener", players)
@@ -374,8 +375,13 @@ def _run_round(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
     actions = _actions(given["actions"], "actions", players)
     round_ = Round(players, deck, opener, scores, rules=rules)
     refused = _play_actions(round_, actions)
+    return round_, None if refused is None else error_observation(refused[1], at=refused[0])
+
+
+def _run_round(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
+    round_, error = _played(rules, given)
     observation = round_observation(round_)
-    observation["error"] = None if refused is None else error_observation(refused[1], at=refused[0])
+    observation["error"] = error
     return observation
 
 
@@ -419,19 +425,13 @@ MAX_DEPTH = 12
 
 
 def _run_moves(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
-    players = _players(given)
-    deck = _deck(given["deck"], "deck")
-    opener = _opener(given["opener"], "opener", players)
-    scores = _scores(given, players)
-    actions = _actions(given["actions"], "actions", players)
+    round_, error = _played(rules, given)
     depth = _int(given["depth"])
     if not 0 <= depth <= MAX_DEPTH:
         raise UsageError(f"depth must be 0 to {MAX_DEPTH}, not {depth}")
     wants_divide = given.get("divide", False)
     if type(wants_divide) is not bool:
         raise _Malformed
-    round_ = Round(players, deck, opener, scores, rules=rules)
-    refused = _play_actions(round_, actions)
     observation: dict[str, JSON] = {"legal": [action.text for action in legal_actions(round_)]}
     if wants_divide:
         counts = perft_divide(round_, depth)
@@ -439,7 +439,7 @@ def _run_moves(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
         observation["divide"] = {action.text: n for action, n in counts.items()}
     else:
         observation["count"] = perft_count(round_, depth)
-    observation["error"] = None if refused is None else error_observation(refused[1], at=refused[0])
+    observation["error"] = error
     return observation
 
 
