@@ -324,6 +324,14 @@ class Layout:
             layout.place(Placement.parse(placement) if isinstance(placement, str) else placement)
         return layout
 
+    def occupied_key(self) -> tuple[int, ...]:
+        """Per tile code, -1 off the table, else the mask of its occupied slots.
+
+        Two tables by the same rules with the same key have the same points, now and after the
+        same placements.
+        """
+        return tuple(self._occupied)
+
     def copy(self) -> Layout:
         """An independent copy (a few list copies; the tables are shared)."""
         other = object.__new__(type(self))

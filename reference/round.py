@@ -556,7 +556,7 @@ class Round:
         if type(self) is not Round or type(self._layout) is not Layout:
             return None
         return (
-            tuple(self._layout._occupied),
+            self._layout.occupied_key(),
             tuple([tuple(sorted(hand)) for hand in self._hands]),
             tuple(self._bone),
             self._turn,

@@ -597,3 +597,12 @@ def test_the_incremental_indexes_equal_a_recomputation(choices: list[int]) -> No
                 if candidate not in legal:
                     with pytest.raises(IllegalMoveError):
                         layout.copy().place(candidate)
+
+
+def test_occupied_key_is_the_table_whatever_the_order_it_was_built_in() -> None:
+    one = Layout.from_placements(["[1|4]", "[1|1]@[1|4]:low", "[4|4]@[1|4]:high"])
+    other = Layout.from_placements(["[1|4]", "[4|4]@[1|4]:high", "[1|1]@[1|4]:low"])
+    assert one.occupied_key() == other.occupied_key() == one.copy().occupied_key()
+    other.place(Placement.parse("[3|4]@[4|4]:line-b"))
+    assert other.occupied_key() != one.occupied_key()
+    assert Layout().occupied_key() == (-1,) * len(Layout().occupied_key())
