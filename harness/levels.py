@@ -71,6 +71,11 @@ class LevelSpec:
             value = value.get(key)
         return value
 
+    def table_of(self, observation: JSON) -> tuple[dict[str, JSON], int | None] | None:
+        """An observation's (or expectation's) layout and the credit that led to it, or None."""
+        layout = self.layout_of(observation)
+        return (layout, self.credit_of(observation)) if isinstance(layout, dict) else None
+
     def credit_of(self, observation: JSON) -> int | None:
         """The credit of the placement that led to an observation's (or expectation's) layout.
 

@@ -113,11 +113,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def case_item(case: Case) -> Item | None:
     """The table a case expects, with its credit; None when the case expects no table."""
-    spec = LEVELS.get(case.level)
-    layout = spec.layout_of(dict(case.expect)) if spec is not None else None
-    if not isinstance(layout, dict) or spec is None:
-        return None
-    return Item(case.id, layout, spec.credit_of(dict(case.expect)), case.title)
+    found = LEVELS[case.level].table_of(dict(case.expect))
+    return None if found is None else Item(case.id, *found, case.title)
 
 
 def _cases(args: argparse.Namespace) -> list[Item]:

@@ -106,11 +106,7 @@ def case_anchor(case_id: str) -> str:
 
 def layout_of(case: Case) -> tuple[Mapping[str, JSON], int | None] | None:
     """The layout a case expects and the credit of the placement that led to it, or None."""
-    spec = LEVELS[case.level]
-    layout = spec.layout_of(dict(case.expect))
-    if not isinstance(layout, dict):
-        return None
-    return layout, spec.credit_of(dict(case.expect))
+    return LEVELS[case.level].table_of(dict(case.expect))
 
 
 def _e(text: object) -> str:
