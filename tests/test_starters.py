@@ -28,7 +28,6 @@ STARTERS = ROOT / "examples" / "starters"
 # checks that the conclusion starts with it, so the "; not claimed: ..." that follows may change.
 CREDIT_CONCLUSION = "CONFORMS at scoring (credit)"
 NOTHING_CHECKED = "NOTHING CHECKED"
-CREDIT_CASES = 18  # the cases of fixtures/*.yaml whose given is {function: credit, ...}
 
 
 def harness_claims_features() -> bool:
@@ -216,7 +215,8 @@ def test_starter_filled_in_with_the_credit_conforms_at_scoring_credit(
         code, output = certify(command, "-k", "scoring and credit")
         assert conclusion_of(output).startswith("CONFORMS at level scoring"), output
     assert code == 0, output
-    assert f"{CREDIT_CASES} passed" in output, output
+    counts = output.rstrip().splitlines()[-1]
+    assert ", 0 failed, 0 errors," in counts and not counts.startswith("0 passed"), output
 
 
 @pytest.mark.parametrize("starter", STARTER_LIST, ids=[s.name for s in STARTER_LIST])
