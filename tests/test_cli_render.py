@@ -280,8 +280,11 @@ def test_render_svg_writes_the_case_diagram_titled_and_described() -> None:
     assert root.findtext(f"{SVG_NS}desc") == ITALIAN_1_2
     layout = case.expect["layout"]
     desc = describe(layout, Lang.IT, credit=5)
-    assert out == layout_svg(layout, title=f"{case.id}: {case.title}", desc=desc, credit=5)
-    assert "Credit of the placement: 5 raw points = 1 displayed" in out
+    title = f"{case.id}: {case.title}"
+    assert out == layout_svg(layout, title=title, desc=desc, credit=5, lang=Lang.IT)
+    assert "Accredito della posa: 5 punti grezzi (1 punto visualizzato)." in out
+    assert "Numero pieno: contributo conteggiato" in out
+    assert "Credit" not in out and "Filled number" not in out
 
 
 def test_render_svg_output_writes_the_file_and_nothing_to_stdout(tmp_path: Path) -> None:

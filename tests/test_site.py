@@ -19,7 +19,15 @@ from fiveup.errors import UsageError
 from fiveup.harness.corpus import Case, load_corpus
 from fiveup.harness.rules import spec_rules
 from fiveup.harness.traceability import load
-from fiveup.site.build import WORKED_EXAMPLES, case_anchor, fixture_name, layout_of, write_site
+from fiveup.render.text import Lang, describe
+from fiveup.site.build import (
+    WORKED_EXAMPLE_PAGES,
+    WORKED_EXAMPLES,
+    case_anchor,
+    fixture_name,
+    layout_of,
+    write_site,
+)
 
 X = "{http://www.w3.org/1999/xhtml}"
 SVG = "{http://www.w3.org/2000/svg}svg"
@@ -171,19 +179,75 @@ def test_fiveup_site_build_open_questions_list_their_rules_and_dependent_cases(
             assert f"rules/{rule_id}.html" in hrefs(root)
 
 
-def test_fiveup_site_build_the_worked_examples_are_drawn_and_described_in_four_languages(
-    pages: dict[Path, ET.Element], site: Path
+SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
+"""The rule documents, at ``../shared/seeds`` from the project root."""
+SEED_OF = {"it": "000_", "fi": "001_", "de": "003_"}
+LEGEND_OF = {
+    "it": "Numero pieno: contributo conteggiato",
+    "fi": "Täytetty numero: pisteytykseen laskettu arvo",
+    "de": "Ausgefüllte Zahl: gewerteter Beitrag",
+    "en": "Filled number: counted contribution",
+}
+LABEL_OF = {"it": "Posata: ", "fi": "Asetettu ", "de": "Angelegt: ", "en": "Placed: "}
+
+
+def worked_page(pages: dict[Path, ET.Element], site: Path, lang: str) -> ET.Element:
+    return pages[site / WORKED_EXAMPLE_PAGES[Lang(lang)]]
+
+
+@pytest.mark.parametrize("lang", ["it", "fi", "de", "en"])
+def test_fiveup_site_build_the_worked_examples_are_drawn_and_described_in_each_language(
+    pages: dict[Path, ET.Element], site: Path, lang: str
 ) -> None:
-    root = pages[site / "worked-examples.html"]
+    root = worked_page(pages, site, lang)
+    assert root.get("lang") == lang
     examples = [c for c in CORPUS.cases if fixture_name(c.file) == WORKED_EXAMPLES]
     assert len(examples) >= 11
+    labelled = 0
     for case in examples:
         block = article(root, case)
-        assert len(list(block.iter(SVG))) == 1, case.id
-        langs = {dd.get("lang") for dd in block.iter(f"{X}dd")}
-        assert langs == {"it", "fi", "de", "en"}
+        (svg,) = block.iter(SVG)
+        assert LEGEND_OF[lang] in "".join(svg.itertext()), case.id
+        found = layout_of(case)
+        assert found is not None
+        caption = block.findtext(f".//{X}figcaption")
+        assert caption == describe(found[0], Lang(lang), credit=found[1]), case.id
+        heading = block.find(f"{X}h2")
+        assert heading is not None and heading.text
+        assert " / " not in heading.text  # one language's label, not the three joined
+        if heading.text.startswith(LABEL_OF[lang]):
+            assert heading.get("lang") == lang
+            labelled += 1
+        else:
+            assert heading.get("lang") == "en" and heading.text == case.title
         assert case.id in "".join(block.itertext())
         assert f"rules/{case.primary_rule}.html#{case_anchor(case.id)}" in hrefs(block)
+    assert labelled == 11  # the documents' eleven labelled positions
+
+
+@pytest.mark.parametrize("lang", ["it", "fi", "de", "en"])
+def test_fiveup_site_build_each_worked_examples_page_links_to_the_other_languages(
+    pages: dict[Path, ET.Element], site: Path, lang: str
+) -> None:
+    root = worked_page(pages, site, lang)
+    (switch,) = [p for p in root.iter(f"{X}p") if p.get("class") == "langs-switch"]
+    others = {page for other, page in WORKED_EXAMPLE_PAGES.items() if other.value != lang}
+    assert set(hrefs(switch)) == others
+    assert not list(root.iter(f"{X}script"))
+
+
+@pytest.mark.parametrize("lang", ["it", "fi", "de"])
+def test_fiveup_site_build_the_position_headings_are_the_documents_labels(
+    pages: dict[Path, ET.Element], site: Path, lang: str
+) -> None:
+    if not SEEDS.is_dir() or not any(SEEDS.glob("*.txt")):
+        pytest.skip(f"the rule documents are not at {SEEDS} (../shared/seeds)")
+    (document,) = SEEDS.glob(f"{SEED_OF[lang]}*.txt")
+    lines = set(document.read_text(encoding="utf-8").splitlines())
+    headings = [h.text or "" for h in worked_page(pages, site, lang).iter(f"{X}h2")]
+    labels = [h for h in headings if h.startswith(LABEL_OF[lang])]
+    assert len(labels) == 11
+    assert set(labels) <= lines, set(labels) - lines
 
 
 def test_fiveup_site_build_the_same_suite_writes_the_same_bytes_from_any_folder(

@@ -221,7 +221,7 @@ def svg(item: Item, lang: Lang) -> str:
     """The diagram of one item: titled by its label and title, described in ``lang``."""
     title = f"{item.label}: {item.title}" if item.title else item.label
     desc = describe(item.layout, lang, credit=item.credit)
-    return layout_svg(item.layout, title=title, desc=desc, credit=item.credit)
+    return layout_svg(item.layout, title=title, desc=desc, credit=item.credit, lang=lang)
 
 
 def _write_svg(args: argparse.Namespace, streams: Streams) -> int:

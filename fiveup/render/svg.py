@@ -3,8 +3,11 @@
 :func:`layout_svg` draws the tiles placed by :func:`fiveup.render.geometry.arrange` with their
 pips, and the documents' legend: a spinner has an orange outline, a counted contribution is a
 filled number, a legal connection point that is not counted is a hollow dot. Below the table it
-writes the sum of counted ends, the placement's credit (raw and displayed) when it is given,
-and a note for everything in the layout that could not be drawn.
+writes the summary line of the layout (:func:`fiveup.render.text.summary`: the counted
+contributions and their sum, and the placement's credit, raw and displayed, when it is given),
+and a note for everything in the layout that could not be drawn. The legend, the summary and the
+headings are in the language asked for: Italian, Finnish and German in the documents' own words,
+English in those of spec/terms.md; the notes, which name values of the JSON, are in English.
 
 The output depends only on the layout's content: the same layout gives the same bytes, so
 diagrams can be committed and diffed. Coordinates are whole pixels, every list is drawn in a
@@ -15,11 +18,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Final
 
 from fiveup.contract.engine import JSON
 
 from .geometry import HALF, Arrangement, Exit, Marker, PlacedTile, Rect, arrange, brief
+from .text import Lang, as_lang, summary_sentences
 
 __all__ = ["layout_svg"]
 
@@ -32,6 +37,7 @@ _TEXT_SIZE: Final = 13
 _CHAR: Final = 8
 """A generous width of one character at ``_TEXT_SIZE``, to size the view box."""
 _NOTE_CHARS: Final = 110
+"""Notes and caption lines longer than this are cut, so that no value widens the drawing."""
 
 _INK: Final = "#222222"
 _TILE_FILL: Final = "#fffdf7"
@@ -180,24 +186,81 @@ def _marker(canvas: _Canvas, marker: Marker, placed: Mapping[str, PlacedTile]) -
         canvas.add(_filled(cx, cy, marker.counted, data))
 
 
-def _footer(arrangement: Arrangement, credit: object) -> tuple[list[str], list[str]]:
-    """The lines under the table, and the notes (credit problems included)."""
+@dataclass(frozen=True, slots=True)
+class _Words:
+    """The words of a diagram in one language."""
+
+    legend: tuple[str, str, str]
+    """The spinner's outline, the filled number and the hollow dot."""
+    no_sum: str
+    """The caption when the layout gives neither contributions nor a sum."""
+    no_tile: str
+    notes: str
+
+
+_WORDS: Final[Mapping[Lang, _Words]] = {
+    # The legends are the documents' own sentences (../shared/seeds; tests/test_render_svg.py
+    # checks them there): the spinner's from the paragraph before the pictures, the two others
+    # from the pictures' legend.
+    Lang.IT: _Words(
+        legend=(
+            "Il contorno arancione indica uno spinner",
+            "Numero pieno: contributo conteggiato",
+            "Punto vuoto: posa lecita, qui non conteggiata",
+        ),
+        no_sum="Somma delle estremità: non indicata.",
+        no_tile="Nessuna tessera disegnata.",
+        notes="Note: ciò che non si è potuto disegnare come indicato",
+    ),
+    Lang.FI: _Words(
+        legend=(
+            "Oranssi reunus merkitsee spinneriä",
+            "Täytetty numero: pisteytykseen laskettu arvo",
+            "Tyhjä piste: laillinen jatkokohta, jota ei tässä lasketa",
+        ),
+        no_sum="Päiden summa: ei annettu.",
+        no_tile="Yhtään laattaa ei ole piirretty.",
+        notes="Huomiot: mitä ei voitu piirtää annetulla tavalla",
+    ),
+    Lang.DE: _Words(
+        legend=(
+            "Der orange Umriss kennzeichnet einen Spinner",
+            "Ausgefüllte Zahl: gewerteter Beitrag",
+            "Hohler Punkt: legales Anlegen, hier nicht gewertet",
+        ),
+        no_sum="Endsumme: nicht angegeben.",
+        no_tile="Kein Stein gezeichnet.",
+        notes="Hinweise: was sich nicht wie angegeben zeichnen ließ",
+    ),
+    Lang.EN: _Words(
+        legend=(
+            "Orange outline: spinner",
+            "Filled number: counted contribution",
+            "Hollow dot: legal connection point, not counted here",
+        ),
+        no_sum="Sum of counted ends: not given.",
+        no_tile="No tile is drawn.",
+        notes="Notes: what could not be drawn as given",
+    ),
+}
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= _NOTE_CHARS else text[: _NOTE_CHARS - 3] + "..."
+
+
+def _footer(
+    layout: Mapping[str, JSON], arrangement: Arrangement, credit: object, lang: Lang
+) -> tuple[list[str], list[str]]:
+    """The caption lines under the table (the layout's summary), and the notes."""
     notes = list(arrangement.notes)
-    total = arrangement.sum
-    lines = [
-        f"Sum of counted ends: {brief(total)}"
-        if total is not None
-        else "Sum of counted ends: not given"
-    ]
-    if credit is not None:
-        if isinstance(credit, int) and not isinstance(credit, bool):
-            lines.append(
-                f"Credit of the placement: {brief(credit)} raw points = "
-                f"{_displayed(credit)} displayed"
-            )
-        else:
-            notes.append(f"credit: {brief(credit)} is not a whole number")
-    return lines, notes
+    whole = isinstance(credit, int) and not isinstance(credit, bool)
+    if credit is not None and not whole:
+        notes.append(f"credit: {brief(credit)} is not a whole number")
+    lines = summary_sentences(layout, lang, credit=credit if isinstance(credit, int) else None)
+    if not any(isinstance(layout, Mapping) and key in layout for key in ("contributions", "sum")):
+        lines.insert(0, _WORDS[lang].no_sum)
+    return [_cut(line) for line in lines], notes
 
 
 class _Column:
@@ -216,7 +279,7 @@ class _Column:
         self.y += _LINE
 
 
-def _legend(column: _Column) -> None:
+def _legend(column: _Column, lang: Lang) -> None:
     column.parts.append('<g class="legend">')
     y = column.y
     column.parts.append(
@@ -225,32 +288,30 @@ def _legend(column: _Column) -> None:
     )
     column.parts.append(_filled(_MARGIN + 12, y + _LINE - 5, 3, ""))
     column.parts.append(_hollow(_MARGIN + 12, y + 2 * _LINE - 5, ""))
-    for label in (
-        "Orange outline: spinner",
-        "Filled number: counted contribution",
-        "Hollow dot: legal connection point, not counted here",
-    ):
+    for label in _WORDS[lang].legend:
         column.line(label, size=12, x=_MARGIN + 34)
     column.parts.append("</g>")
 
 
-def _below(arrangement: Arrangement, credit: object, top: int) -> _Column:
-    """The sum, the credit, the legend and the notes, from ``top`` down."""
+def _below(
+    layout: Mapping[str, JSON], arrangement: Arrangement, credit: object, top: int, lang: Lang
+) -> _Column:
+    """The summary, the legend and the notes, from ``top`` down."""
+    words = _WORDS[lang]
     column = _Column(top + _LINE + 6)
     if arrangement.bounds is None:
-        column.line("No tile is drawn.")
-    lines, notes = _footer(arrangement, credit)
+        column.line(words.no_tile)
+    lines, notes = _footer(layout, arrangement, credit, lang)
     for text in lines:
         column.line(text)
     column.y += 6
-    _legend(column)
+    _legend(column, lang)
     if notes:
         column.y += 6
         column.parts.append('<g class="notes">')
-        column.line("Notes: what could not be drawn as given", size=12, fill=_NOTE)
+        column.line(words.notes, size=12, fill=_NOTE)
         for note in notes:
-            shown = note if len(note) <= _NOTE_CHARS else note[: _NOTE_CHARS - 3] + "..."
-            column.line(f"- {shown}", size=12, fill=_NOTE)
+            column.line(f"- {_cut(note)}", size=12, fill=_NOTE)
         column.parts.append("</g>")
     return column
 
@@ -275,21 +336,29 @@ def _table(arrangement: Arrangement) -> _Canvas:
 
 
 def layout_svg(
-    layout: Mapping[str, JSON], *, title: str, desc: str, credit: int | None = None
+    layout: Mapping[str, JSON],
+    *,
+    title: str,
+    desc: str,
+    credit: int | None = None,
+    lang: Lang | str = Lang.EN,
 ) -> str:
     """A standalone SVG document drawing a JSON layout as the dominoes lie on the table.
 
     ``layout`` has the keys of a layout object (tiles, spinners, connections, points,
     contributions, sum); ``title`` and ``desc`` become the accessible name and description;
-    ``credit``, when given, is the raw credit of the placement, written raw and displayed.
-    Never raises on any JSON value: what cannot be drawn is left out and named in a note.
+    ``credit``, when given, is the raw credit of the placement, written raw and displayed;
+    ``lang`` is the language of the legend and the captions (a :class:`~fiveup.render.text.Lang`
+    or its code; ValueError for another). Never raises on any JSON value: what cannot be drawn
+    is left out and named in a note.
     """
+    language = as_lang(lang)
     arrangement = arrange(layout)
     bounds = arrangement.bounds
     canvas = _table(arrangement)
     width = (bounds.x1 - bounds.x0) * UNIT if bounds else 0
     top = _MARGIN + ((bounds.y1 - bounds.y0) * UNIT if bounds else 0)
-    column = _below(arrangement, credit, top)
+    column = _below(layout, arrangement, credit, top, language)
     view_w = max(width, column.chars * _CHAR) + 2 * _MARGIN
     view_h = column.y + _MARGIN - _LINE + 6
     body = "\n".join([*canvas.parts, *column.parts])

@@ -26,7 +26,7 @@ from typing import Final
 from fiveup.contract.engine import JSON
 from fiveup.contract.notation import Slot
 
-__all__ = ["LANGS", "Lang", "describe", "summary"]
+__all__ = ["LANGS", "Lang", "as_lang", "describe", "summary", "summary_sentences"]
 
 
 class Lang(enum.Enum):
@@ -162,7 +162,8 @@ _DASH: Final = " \u2013 "
 _ABSENT: Final = object()
 
 
-def _lang(lang: Lang | str) -> Lang:
+def as_lang(lang: Lang | str) -> Lang:
+    """A language given as a :class:`Lang` or its code ("it"); ValueError for another."""
     if isinstance(lang, Lang):
         return lang
     try:
@@ -295,13 +296,20 @@ def _summary_sentences(layout: Mapping[str, JSON], words: _Words, credit: int | 
     return sentences
 
 
+def summary_sentences(
+    layout: Mapping[str, JSON], lang: Lang | str, *, credit: int | None = None
+) -> list[str]:
+    """The sentences of :func:`summary`, one by one (a diagram writes each on its own line)."""
+    return _summary_sentences(layout, _WORDS[as_lang(lang)], credit)
+
+
 def summary(layout: Mapping[str, JSON], lang: Lang | str, *, credit: int | None = None) -> str:
     """The short summary line of a layout: its contributions and their sum, and the credit.
 
     ``credit`` is the raw credit of the placement that led to the layout; without it the
     sentence on the credit is left out. Raises ValueError for an unknown ``lang``.
     """
-    return " ".join(_summary_sentences(layout, _WORDS[_lang(lang)], credit))
+    return " ".join(summary_sentences(layout, lang, credit=credit))
 
 
 def describe(layout: Mapping[str, JSON], lang: Lang | str, *, credit: int | None = None) -> str:
@@ -311,7 +319,7 @@ def describe(layout: Mapping[str, JSON], lang: Lang | str, *, credit: int | None
     points with their values and counted contributions, each sentence only when its key is in
     ``layout``. Raises ValueError for an unknown ``lang``; never for the layout's content.
     """
-    words = _WORDS[_lang(lang)]
+    words = _WORDS[as_lang(lang)]
     sentences = _summary_sentences(layout, words, credit)
     tiles = _get(layout, "tiles")
     if tiles is not _ABSENT:

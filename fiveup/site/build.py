@@ -4,7 +4,9 @@
 rule has its page ``rules/<ID>.html`` with its text, the sentences of the three documents that
 state it (``spec/traceability.yaml``), the open questions it decides and every case that checks
 it, each with its diagram and description. ``worked-examples.html`` draws the documents' worked
-positions with their descriptions in four languages, ``open-questions.html`` lists under each
+positions in English, and ``worked-examples.it.html``, ``.fi.html`` and ``.de.html`` in the
+documents' languages (headings, diagrams and descriptions; a link on each page leads to the
+others), ``open-questions.html`` lists under each
 decision the rules it affects and the cases that depend on it, and the other spec files become
 pages of their own. The fixture files are copied beside the pages, so a case links to its file.
 
@@ -40,6 +42,7 @@ from .markdown import Links, inline, render
 __all__ = [
     "PAGES",
     "WORKED_EXAMPLES",
+    "WORKED_EXAMPLE_PAGES",
     "Draw",
     "Site",
     "Table",
@@ -51,14 +54,21 @@ __all__ = [
     "write_site",
 ]
 
-Draw = Callable[[Mapping[str, JSON], str, str, int | None], str]
-"""Draws a layout as an SVG document: ``(layout, title, description, credit)``."""
+Draw = Callable[[Mapping[str, JSON], str, str, int | None, Lang], str]
+"""Draws a layout as an SVG document: ``(layout, title, description, credit, language)``."""
 Table = Callable[[Case], JSON]
 """The table an engine builds from a case's ``given`` (its observation's layout), drawn where
 the case expects only part of the table (no connections) and a whole table reads better."""
 
 WORKED_EXAMPLES: Final = "fixtures/layout/worked-examples.yaml"
 """The corpus file of the documents' worked layout positions."""
+WORKED_EXAMPLE_PAGES: Final = {
+    Lang.EN: "worked-examples.html",
+    Lang.IT: "worked-examples.it.html",
+    Lang.FI: "worked-examples.fi.html",
+    Lang.DE: "worked-examples.de.html",
+}
+"""The page of the worked examples in each language."""
 PAGES: Final = {
     "open-questions.md": "open-questions.html",
     "terms.md": "terms.html",
@@ -94,9 +104,11 @@ dl.langs dt{font-weight:bold;margin-top:.3em}dl.langs dd{margin-left:1em}
 """
 
 
-def draw(layout: Mapping[str, JSON], title: str, desc: str, credit: int | None) -> str:
-    """The diagram of a layout (:func:`fiveup.render.svg.layout_svg`)."""
-    return layout_svg(layout, title=title, desc=desc, credit=credit)
+def draw(
+    layout: Mapping[str, JSON], title: str, desc: str, credit: int | None, lang: Lang = Lang.EN
+) -> str:
+    """The diagram of a layout (:func:`fiveup.render.svg.layout_svg`), its words in ``lang``."""
+    return layout_svg(layout, title=title, desc=desc, credit=credit, lang=lang)
 
 
 def case_anchor(case_id: str) -> str:
@@ -232,7 +244,7 @@ def _rules_line(chunk: str) -> str:
 # --------------------------------------------------------------------------- page parts
 
 
-def _document(title: str, body: str, depth: int) -> str:
+def _document(title: str, body: str, depth: int, lang: Lang = Lang.EN) -> str:
     up = "../" * depth
     nav = (
         f'<nav><a href="{up}index.html">Rule index</a>'
@@ -243,7 +255,8 @@ def _document(title: str, body: str, depth: int) -> str:
     )
     return (
         "<!DOCTYPE html>\n"
-        '<html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><meta charset="utf-8"/>\n'
+        f'<html xmlns="http://www.w3.org/1999/xhtml" lang="{lang.value}" xml:lang="{lang.value}">'
+        '<head><meta charset="utf-8"/>\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1"/>\n'
         f"<title>{_e(title)}</title><style>{_STYLE}</style></head>\n"
         f"<body>{nav}\n{body}\n"
@@ -252,10 +265,17 @@ def _document(title: str, body: str, depth: int) -> str:
     )
 
 
-def _svg(site: Site, layout: Mapping[str, JSON], title: str, desc: str, credit: int | None) -> str:
+def _svg(
+    site: Site,
+    layout: Mapping[str, JSON],
+    title: str,
+    desc: str,
+    credit: int | None,
+    lang: Lang = Lang.EN,
+) -> str:
     if site.draw is None:
         return ""
-    svg = site.draw(layout, title, desc, credit)
+    svg = site.draw(layout, title, desc, credit, lang)
     return svg.split("?>", 1)[1].lstrip() if svg.startswith("<?xml") else svg
 
 
@@ -424,36 +444,109 @@ def _rule_page(site: Site, rule: Rule, before: str | None, after: str | None) ->
     return _document(f"{rule.id}: {_summary(rule, 80)}", "\n".join(body), 1)
 
 
-def _worked_examples(site: Site) -> str:
+@dataclass(frozen=True, slots=True)
+class _ExampleWords:
+    """The words of the worked examples' page in one language."""
+
+    heading: str
+    intro: str
+    """With ``{n}`` for the number of positions and ``{file}`` for the fixture file's link."""
+    label: str
+    """A position's heading before its tile, when the documents give none in this language."""
+    rules: str
+    other: str
+    """Before the links to the page in the other languages."""
+
+
+_EXAMPLE_WORDS: Final[Mapping[Lang, _ExampleWords]] = {
+    Lang.EN: _ExampleWords(
+        heading="The documents' worked examples",
+        intro="{n} positions of the rule documents, transcribed in {file}, each drawn and "
+        "described in the words of the spec.",
+        label="Placed:",
+        rules="rules",
+        other="In other languages:",
+    ),
+    Lang.IT: _ExampleWords(
+        heading="Gli esempi svolti dei documenti",
+        intro="{n} posizioni del documento italiano, trascritte in {file}, ciascuna disegnata e "
+        "descritta con le parole del documento.",
+        label="Posata:",
+        rules="regole",
+        other="In altre lingue:",
+    ),
+    Lang.FI: _ExampleWords(
+        heading="Asiakirjojen esimerkit",
+        intro="{n} suomenkielisen asiakirjan asetusta, kirjattu tiedostoon {file}, kukin "
+        "piirrettynä ja kuvattuna asiakirjan sanoin.",
+        label="Asetettu",
+        rules="säännöt",
+        other="Muilla kielillä:",
+    ),
+    Lang.DE: _ExampleWords(
+        heading="Die Beispiele der Dokumente",
+        intro="{n} Stellungen des deutschen Dokuments, übertragen in {file}, jede gezeichnet und "
+        "mit den Worten des Dokuments beschrieben.",
+        label="Angelegt:",
+        rules="Regeln",
+        other="In anderen Sprachen:",
+    ),
+}
+
+
+def _position_heading(case: Case, lang: Lang) -> tuple[str, Lang]:
+    """A worked position's heading as the document of ``lang`` writes it ("Posata: [1|3]").
+
+    The fixture's provenance joins the three documents' labels with " / "; English, which has no
+    document, puts its own word before the same tile. A position no document labels is headed
+    by its case's title, in English (the second item says in which language the heading is).
+    """
+    example = case.provenance.get("example")
+    labels = example.split(" / ") if isinstance(example, str) else []
+    prefix = _EXAMPLE_WORDS[lang].label
+    for label in labels:
+        if lang is Lang.EN or label.startswith(prefix + " "):
+            return f"{prefix} {label.rsplit(' ', 1)[-1]}", lang
+    return case.title, Lang.EN
+
+
+def _language_switch(lang: Lang) -> str:
+    links = [
+        f"<strong>{_e(_LANG_NAMES[other.value])}</strong>"
+        if other is lang
+        else f'<a href="{page}" hreflang="{other.value}" lang="{other.value}">'
+        f"{_e(_LANG_NAMES[other.value])}</a>"
+        for other, page in WORKED_EXAMPLE_PAGES.items()
+    ]
+    return f'<p class="langs-switch">{_e(_EXAMPLE_WORDS[lang].other)} {" · ".join(links)}</p>'
+
+
+def _worked_examples(site: Site, lang: Lang) -> str:
+    words = _EXAMPLE_WORDS[lang]
     cases = [c for c in site.corpus.cases if fixture_name(c.file) == WORKED_EXAMPLES]
+    file = f'<a href="{_e(WORKED_EXAMPLES)}"><code>{_e(WORKED_EXAMPLES)}</code></a>'
     body = [
-        "<h1>The documents' worked examples</h1>",
-        f"<p>{len(cases)} positions of the rule documents, transcribed in "
-        f'<a href="{_e(WORKED_EXAMPLES)}">{_e(WORKED_EXAMPLES)}</a>: each drawn, and described as '
-        "the Italian, Finnish and German documents describe it, and in English as the spec "
-        "does.</p>",
+        _language_switch(lang),
+        f"<h1>{_e(words.heading)}</h1>",
+        f"<p>{_e(words.intro).format(n=len(cases), file=file)}</p>",
     ]
     for case in cases:
         found = layout_of(case)
         figure = ""
         if found is not None:
             layout, credit = found
-            descriptions = {lang: describe(layout, lang, credit=credit) for lang in Lang}
-            svg = _svg(site, layout, case.id, descriptions[Lang.EN], credit)
-            langs = "".join(
-                f'<dt>{_e(_LANG_NAMES[lang.value])}</dt><dd lang="{lang.value}">{_e(text)}</dd>'
-                for lang, text in descriptions.items()
-            )
-            figure = f'<figure class="diagram">{svg}</figure><dl class="langs">{langs}</dl>'
-        example = case.provenance.get("example")
-        label = f"<p><q>{_e(example)}</q></p>" if isinstance(example, str) else ""
+            desc = describe(layout, lang, credit=credit)
+            svg = _svg(site, layout, case.id, desc, credit, lang)
+            figure = f'<figure class="diagram">{svg}<figcaption>{_e(desc)}</figcaption></figure>'
+        heading, heading_lang = _position_heading(case, lang)
         body.append(
             f'<article class="case" id="{case_anchor(case.id)}">'
-            f'<h2><a href="{_e(site.case_href(case, 0))}"><code>{_e(case.id)}</code></a></h2>'
-            f"<p>{_e(case.title)}</p>{label}"
-            f'<p class="meta">rules {_id_links(site, case.rules, 0)}</p>{figure}</article>'
+            f'<h2 lang="{heading_lang.value}">{_e(heading)}</h2>'
+            f'<p class="meta"><a href="{_e(site.case_href(case, 0))}"><code>{_e(case.id)}</code>'
+            f'</a> <span lang="en">{_e(case.title)}</span> · {_e(words.rules)} '
+            f"{_id_links(site, case.rules, 0)}</p>{figure}</article>"
         )
-    return _document("Five Up spec: the worked examples", "\n".join(body), 0)
+    return _document(f"Five Up spec: {words.heading}", "\n".join(body), 0, lang)
 
 
 def _questions_page(site: Site) -> str:
@@ -493,7 +586,9 @@ def _spec_page(site: Site, name: str) -> str:
 
 def pages(site: Site) -> dict[str, str]:
     """Every page of the site by its path under the site's folder."""
-    out = {"index.html": _index(site), "worked-examples.html": _worked_examples(site)}
+    out = {"index.html": _index(site)}
+    for lang, page in WORKED_EXAMPLE_PAGES.items():
+        out[page] = _worked_examples(site, lang)
     out["open-questions.html"] = _questions_page(site)
     for name, page in PAGES.items():
         if name != "open-questions.md":
