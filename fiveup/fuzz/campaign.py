@@ -56,21 +56,6 @@ __all__ = [
 
 _INDEX: Final = re.compile(r"/\d+(?=/|$)")
 
-_SCRIPT: Final = {
-    Level.LAYOUT: "placements",
-    Level.ROUND: "actions",
-    Level.MATCH: "rounds",
-    Level.MOVES: "actions",
-}
-_EXPECTED: Final = {
-    Level.SCORING: ("value",),
-    Level.LAYOUT: ("steps", "layout", "error"),
-    Level.ROUND: ("events", "state", "error"),
-    Level.MATCH: ("rounds", "over", "winner", "scores", "error"),
-    Level.MOVES: ("legal", "count", "divide", "error"),
-}
-
-
 @dataclass(frozen=True, slots=True)
 class Shard:
     """Which indexes of a campaign a process plays: ``index % count == number``."""
@@ -133,7 +118,7 @@ class Tally:
 
 
 def _expectation(level: Level, observation: Mapping[str, JSON]) -> dict[str, JSON]:
-    expect = {key: observation[key] for key in _EXPECTED[level] if key in observation}
+    expect = {key: observation[key] for key in LEVELS[level].expects if key in observation}
     error = expect.pop("error", None)
     if isinstance(error, dict):  # a null error is what a case that names none expects
         expect["error"] = {key: value for key, value in error.items() if key != "message"}
@@ -484,7 +469,7 @@ def _shrink(
 ) -> tuple[Case, CaseResult]:
     """The shortest prefix of the case's script on which the candidate still diverges."""
     case, _ = found
-    key = _SCRIPT.get(case.level)
+    key = LEVELS[case.level].played
     if key is None:
         return found
     script = list(case.given[key])
