@@ -56,6 +56,7 @@ __all__ = [
 
 _INDEX: Final = re.compile(r"/\d+(?=/|$)")
 
+
 @dataclass(frozen=True, slots=True)
 class Shard:
     """Which indexes of a campaign a process plays: ``index % count == number``."""
