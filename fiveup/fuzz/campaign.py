@@ -21,7 +21,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import marshal
+import os
 import re
+import tempfile
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -44,6 +46,7 @@ from .cases import LEVEL_WEIGHTS, observed_case, random_case
 
 __all__ = [
     "KEEP_PER_KIND",
+    "MAX_SHARDS",
     "Divergence",
     "Shard",
     "Tally",
@@ -55,6 +58,9 @@ __all__ = [
 ]
 
 _INDEX: Final = re.compile(r"/\d+(?=/|$)")
+_SHARD: Final = re.compile(r"([0-9]{1,7})/([0-9]{1,7})")
+MAX_SHARDS: Final = 10_000
+"""The most shards a campaign is split into."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,11 +72,13 @@ class Shard:
 
     @staticmethod
     def parse(text: str) -> Shard:
-        """Read ``I/K`` (0 <= I < K)."""
-        number, sep, count = text.partition("/")
-        if not (sep and number.isdigit() and count.isdigit() and int(number) < int(count)):
+        """Read ``I/K`` (0 <= I < K <= :data:`MAX_SHARDS`, ASCII digits)."""
+        found = _SHARD.fullmatch(text)
+        if found is None or int(found[1]) >= int(found[2]):
             raise ValueError(f"not a shard: {text!r} (expected I/K with 0 <= I < K, like 0/4)")
-        return Shard(int(number), int(count))
+        if int(found[2]) > MAX_SHARDS:
+            raise ValueError(f"not a shard: {text!r} (at most {MAX_SHARDS:,} shards)")
+        return Shard(int(found[1]), int(found[2]))
 
     def indexes(self, total: int) -> range:
         """The indexes of a campaign of ``total`` cases this shard plays."""
@@ -583,13 +591,26 @@ def fixture_of(case: Case, result: CaseResult) -> dict[str, Any]:
 
 
 def write_fixture(out: Path, case: Case, result: CaseResult) -> str:
-    """Write the divergence as ``out/<case id>.yaml``; return the path written."""
+    """Write the divergence as ``out/<case id>.yaml``, whole or not at all; return its path.
+
+    The text goes to a fresh temporary file of ``out`` (created exclusively, so a symbolic link
+    or a FIFO planted under a predictable name is neither written through nor waited on) that
+    is then renamed over the fixture's name: a link of that name is replaced, not followed.
+    """
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{case.id}.yaml"
     text = yaml.safe_dump(
         {"cases": [fixture_of(case, result)]}, sort_keys=False, allow_unicode=True, width=100
     )
-    tmp = path.with_suffix(".yaml.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    fd, tmp = tempfile.mkstemp(dir=out, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a fixture is an ordinary file
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
     return str(path)
