@@ -23,19 +23,25 @@ import json
 import marshal
 import os
 import re
+import signal
 import tempfile
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import Any, Final, Protocol, cast
 
 import yaml
 
-from fiveup.contract.engine import JSON, Engine, Level
+from fiveup.contract.engine import JSON, Engine, EngineInfo, Level
+from fiveup.errors import EngineError
 from fiveup.harness import shapes
 from fiveup.harness.corpus import Case
+from fiveup.harness.engines import TimedEngine
 from fiveup.harness.levels import LEVELS
 from fiveup.harness.lint import implied_decisions
 from fiveup.harness.runner import CaseResult, Status, run_case
@@ -506,6 +512,58 @@ def kind_of(case: Case, result: CaseResult) -> str:
     return f"{case.level.value} {result.rule}: {where or result.status.value}"
 
 
+class _Armed:
+    """A :class:`TimedEngine`'s engine under its time limit, the alarm's handler installed once.
+
+    ``TimedEngine`` installs and removes a SIGALRM handler around every call; a campaign makes
+    thousands of calls, so it installs the handler for the whole campaign (:func:`_armed`) and
+    only sets and clears the timer around each call: the same limit, the same error.
+    """
+
+    def __init__(self, timed: TimedEngine) -> None:
+        self.engine = timed.engine
+        self.timeout = timed.timeout
+
+    def info(self) -> EngineInfo:
+        """The wrapped engine's identity, within the time limit."""
+        signal.setitimer(signal.ITIMER_REAL, self.timeout)
+        try:
+            return self.engine.info()
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+    def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
+        """Run one case, within the time limit."""
+        signal.setitimer(signal.ITIMER_REAL, self.timeout)
+        try:
+            return self.engine.run(level, given)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+@contextmanager
+def _armed(candidate: Engine) -> Iterator[Engine]:
+    """The candidate to call for a campaign: a timed in-process engine as an :class:`_Armed`."""
+    if (
+        type(candidate) is not TimedEngine
+        or candidate.timeout <= 0
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        yield candidate
+        return
+    armed = _Armed(candidate)
+
+    def expire(signum: int, frame: FrameType | None) -> None:
+        raise EngineError(f"the engine did not answer within {armed.timeout:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    try:
+        yield armed
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def run_campaign(
     baseline: Engine,
     candidate: Engine,
@@ -524,6 +582,15 @@ def run_campaign(
     the candidate declares). Every divergence is counted; the first ``keep`` of each kind
     (:func:`kind_of`; None: all) are written as fixtures.
     """
+    with _armed(candidate) as armed:
+        return _campaign(baseline, armed, seed, indexes, players, levels, out, progress, keep)
+
+
+def _campaign(
+    baseline: Engine, candidate: Engine, seed: int, indexes: Iterable[int], players: int | None,
+    levels: Iterable[Level] | None, out: Path | None, progress: Callable[[Tally], None] | None,
+    keep: int | None,
+) -> Tally:  # fmt: skip
     tally = Tally(seed)
     kinds: dict[str, int] = {}
     declared = list(candidate.info()["levels"])
