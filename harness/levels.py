@@ -38,6 +38,9 @@ class LevelSpec:
     script: str | None
     """The request's list of placements or actions, cut before a refused one for the replay
     that checks the refusal left the game unchanged; None: a refusal is not replayed."""
+    played: str | None
+    """The list of a case's ``given`` that is played in order (placements, actions or the
+    match's rounds), which fuzzing cuts to shrink a divergence; None: nothing is played."""
     replayed: tuple[str, ...]
     """The keys of the observation the replay must leave exactly as they were."""
     layout_at: tuple[str, ...] | None
@@ -152,6 +155,7 @@ LEVELS: Final[Mapping[Level, LevelSpec]] = MappingProxyType(
             expects=("value",),
             error_keys=(),
             script=None,
+            played=None,
             replayed=(),
             layout_at=None,
             credit_at=None,
@@ -164,6 +168,7 @@ LEVELS: Final[Mapping[Level, LevelSpec]] = MappingProxyType(
             expects=("steps", "layout", "error"),
             error_keys=("at", "rule"),
             script="placements",
+            played="placements",
             replayed=("steps", "layout"),
             layout_at=("layout",),
             credit_at="steps",
@@ -176,6 +181,7 @@ LEVELS: Final[Mapping[Level, LevelSpec]] = MappingProxyType(
             expects=("events", "state", "error"),
             error_keys=("at", "rule"),
             script="actions",
+            played="actions",
             replayed=("events", "state"),
             layout_at=("state", "layout"),
             credit_at="events",
@@ -188,6 +194,7 @@ LEVELS: Final[Mapping[Level, LevelSpec]] = MappingProxyType(
             expects=("rounds", "over", "winner", "scores", "error"),
             error_keys=("round", "at", "rule"),
             script=None,
+            played="rounds",
             replayed=(),
             layout_at=None,
             credit_at=None,
@@ -200,6 +207,7 @@ LEVELS: Final[Mapping[Level, LevelSpec]] = MappingProxyType(
             expects=("legal", "count", "divide", "error"),
             error_keys=("at", "rule"),
             script="actions",
+            played="actions",
             replayed=("legal", "count", "divide"),
             layout_at=None,
             credit_at=None,

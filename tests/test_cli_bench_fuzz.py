@@ -24,7 +24,7 @@ def test_the_json_report_gives_three_positive_rates_with_ratios_and_targets() ->
     assert data["bench"]["players"] == 2 and data["bench"]["rounds_per_second"] > 0
     rows = {row["kind"]: row for row in data["fuzz"]}
     assert rows.keys() == {"in-process", "protocol"}
-    assert (rows["in-process"]["target"], rows["protocol"]["target"]) == (0.5, 0.15)
+    assert (rows["in-process"]["target"], rows["protocol"]["target"]) == (0.3, 0.15)
     for row in rows.values():
         assert row["cases"] == row["rounds"] == 40 and row["divergences"] == 0
         assert row["rounds_per_second"] > 0 and row["ratio"] > 0
@@ -45,7 +45,7 @@ def test_the_text_report_puts_the_figures_side_by_side() -> None:
     assert lines[2].split()[-4:] == ["rounds/s", "ratio", "target", "verdict"]
     rows = lines[3 : lines.index("", 3)]
     assert [row.split(",")[0] for row in rows] == ["bench", "fuzz", "fuzz"]
-    assert [row.split()[-2] for row in rows[1:]] == ["0.50", "0.15"]
+    assert [row.split()[-2] for row in rows[1:]] == ["0.30", "0.15"]
     assert all(row.split()[-1] in ("met", "below") for row in rows[1:])
     cpu = lines[lines.index("", 3) + 3 :]
     assert [line.split(":")[0].strip() for line in cpu] == ["in-process", "protocol"]

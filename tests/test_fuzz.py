@@ -151,7 +151,7 @@ def test_the_json_report_gives_the_speed(tmp_path: Path) -> None:
     [
         (["fuzz"], "name the engine under test"),
         (["fuzz", "--engine", "reference", "--shard", "3/2"], "not a shard"),
-        (["fuzz", "--engine", "reference", "--jobs", "0"], "--jobs must be at least 1"),
+        (["fuzz", "--engine", "reference", "--jobs", "0"], "--jobs: 0 is out of range"),
         (["fuzz", "--engine", "reference", "--players", "5"], "invalid choice"),
     ],
 )
@@ -351,4 +351,30 @@ def test_a_campaign_counts_every_divergence_and_writes_a_few_of_each_kind(tmp_pa
     assert code == 1, err
     assert len(list(every.glob("*.yaml"))) == len(json.loads(text)["divergences"])
     code, _, err = fiveup(*argv, "--keep", "-1")
-    assert code == 2 and "--keep must be 0" in err
+    assert code == 2 and "--keep: -1 is out of range" in err
+
+
+class _Hanging(ReferenceEngine):
+    """The reference, but a scoring request never returns."""
+
+    def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
+        if level == "scoring":
+            import time
+
+            time.sleep(60)
+        return super().run(level, given)
+
+
+def test_a_timed_candidate_that_hangs_is_cut_off_case_by_case() -> None:
+    import signal
+
+    from fiveup.harness.engines import TimedEngine
+
+    before = signal.getsignal(signal.SIGALRM)
+    tally = run_campaign(
+        ReferenceEngine(), TimedEngine(_Hanging(), 0.05), 1, range(2), levels=(Level.SCORING,)
+    )
+    assert tally.cases == 2 and len(tally.divergences) == 2
+    assert all("did not answer within 0.05 s" in d.result.message for d in tally.divergences)
+    assert signal.getsignal(signal.SIGALRM) is before, "the handler is put back"
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)

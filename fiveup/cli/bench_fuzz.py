@@ -2,7 +2,7 @@
 
 It times bench's 2-player in-process rounds, then a fuzz campaign of the reference against
 itself in process and one against ``fiveup engine`` over the process protocol, and prints the
-three rates with each fuzz rate's share of bench's and the share the project aims for (0.5 in
+three rates with each fuzz rate's share of bench's and the share the project aims for (0.3 in
 process, 0.15 over the protocol). Timings are not a verdict: the exit code is 0 whatever the
 rates, and 1 only when the reference diverged from itself.
 """
@@ -16,7 +16,8 @@ from typing import TextIO
 from fiveup.errors import UsageError
 from fiveup.fuzz.speed import SpeedReport, measure
 
-from .common import Streams, positive_count
+from .common import Streams
+from .fuzz import MAX_SEED, whole_number
 
 NAME = "bench-fuzz"
 HELP = "fuzzing's speed in process and over the protocol, beside bench's 2-player rate"
@@ -24,6 +25,8 @@ DEFAULT_BENCH_ROUNDS = 5000
 """Random 2-player rounds timed for bench's rate."""
 DEFAULT_CASES = 3000
 """Cases of each fuzz campaign."""
+MAX_COUNT = 1_000_000
+"""The most rounds or cases one measurement plays: a benchmark is a short run."""
 _WIDTH = 51
 
 
@@ -31,14 +34,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``bench-fuzz``."""
     parser.add_argument(
         "--rounds",
-        type=positive_count,
+        type=whole_number(1, MAX_COUNT),
         default=DEFAULT_BENCH_ROUNDS,
         metavar="N",
         help=f"2-player rounds for bench's rate (default {DEFAULT_BENCH_ROUNDS})",
     )
     parser.add_argument(
         "--cases",
-        type=positive_count,
+        type=whole_number(1, MAX_COUNT),
         default=DEFAULT_CASES,
         metavar="N",
         help=f"cases of each fuzz campaign (default {DEFAULT_CASES})",
@@ -49,7 +52,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="fuzz the campaign's default mix of levels and player counts "
         "(default: 2-player round cases only, the unit bench counts)",
     )
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
+    parser.add_argument(
+        "--seed",
+        type=whole_number(-MAX_SEED, MAX_SEED - 1),
+        default=0,
+        metavar="S",
+        help="seed (default 0)",
+    )
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="text (default) or json"
     )

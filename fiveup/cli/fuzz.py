@@ -3,32 +3,89 @@
 The baseline is the reference engine unless ``--baseline``/``--baseline-cmd`` names another (a
 team can compare its own previous release). ``--jobs`` spreads a campaign over local processes
 and ``--shard I/K`` over machines: shard I of K plays the cases whose index is I modulo K, so K
-shards of one seed play the whole campaign once, and their fixture files (named by seed and
-index) merge by copying them into one folder.
+shards of one seed play the whole campaign once; ``--merge`` sums their JSON reports into the
+whole campaign's, and their fixture files (named by seed and index) merge by copying them into
+one folder. Every numeric option is bounded and ``--out`` is checked before any case is played.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
+import os
+import re
+import tempfile
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import Any, Final, TextIO
 
 from fiveup.contract.engine import DEFAULT_ENGINE, Engine, Level
 from fiveup.contract.players import PLAYER_COUNTS
 from fiveup.errors import UsageError
-from fiveup.fuzz.campaign import KEEP_PER_KIND, Divergence, Shard, Tally, run_campaign
+from fiveup.fuzz.campaign import KEEP_PER_KIND, Shard, Tally, run_campaign
 from fiveup.fuzz.cases import LEVEL_WEIGHTS
+from fiveup.fuzz.report import campaign_report, merge_reports, write_text
 from fiveup.harness.engines import close_engine, open_engine
+from fiveup.harness.sources import printable, read_bounded
 
-from .common import Streams, add_engine_options, check_engine_command, positive_count
+from .common import Streams, add_engine_options, check_engine_command
 
 NAME = "fuzz"
 HELP = "play random cases on a baseline and an engine; write each divergence as a fixture"
+
+
+MAX_ROUNDS: Final = 10_000_000
+"""The most cases one campaign plays (hours of work at the reference's speed)."""
+MAX_SEED: Final = 2**63
+"""Seeds lie in -2**63 <= S < 2**63."""
+MAX_KEEP: Final = 100_000
+"""The most fixtures written per kind of divergence."""
+MAX_TIMEOUT: Final = 3600.0
+"""The longest per-case time limit, in seconds."""
+MAX_MERGED: Final = MAX_ROUNDS
+"""The most reports one --merge reads (each is a file of at most 1 MiB)."""
+_WHOLE: Final = re.compile(r"[+-]?[0-9]{1,30}")
+
+
+def whole_number(low: int, high: int, what: str = "") -> Callable[[str], int]:
+    """An option's type: a whole number from ``low`` to ``high``, ASCII digits."""
+
+    def parse(text: str) -> int:
+        if _WHOLE.fullmatch(text.strip()) is None:
+            raise argparse.ArgumentTypeError(f"not a whole number: {printable(text)!r}")
+        value = int(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"{value} is out of range: from {low:,} to {high:,}{what}"
+            )
+        return value
+
+    return parse
+
+
+def _cores() -> int:
+    """The most local processes: one per core this process may use (two on a single core)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        cores = os.cpu_count() or 1
+    return max(cores, 2)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {printable(text)!r}") from None
+    if not (math.isfinite(value) and 0 < value <= MAX_TIMEOUT):
+        raise argparse.ArgumentTypeError(
+            f"{printable(text)} is out of range: more than 0 and at most {MAX_TIMEOUT:g} seconds"
+        )
+    return value
 
 
 def _shard(text: str) -> Shard:
@@ -50,7 +107,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--rounds",
-        type=positive_count,
+        type=whole_number(1, MAX_ROUNDS),
         default=2000,
         metavar="N",
         help="random cases to play (default 2000)",
@@ -66,21 +123,29 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--level round --players 2 plays the unit fiveup bench counts)",
     )
     parser.add_argument(
-        "--seed", type=int, default=0, metavar="S", help="campaign seed (default 0)"
+        "--seed",
+        type=whole_number(-MAX_SEED, MAX_SEED - 1),
+        default=0,
+        metavar="S",
+        help="campaign seed (default 0)",
     )
     parser.add_argument(
         "--out", type=Path, metavar="DIR", help="write each divergence here as a fixture file"
     )
     parser.add_argument(
         "--keep",
-        type=int,
+        type=whole_number(0, MAX_KEEP),
         default=KEEP_PER_KIND,
         metavar="K",
         help=f"fixtures written per kind of divergence, in each process (default {KEEP_PER_KIND}; "
         "0: every divergence); every divergence is counted",
     )
     parser.add_argument(
-        "--jobs", type=int, default=1, metavar="J", help="local processes (default 1)"
+        "--jobs",
+        type=whole_number(1, _cores(), " (one per core this process may use)"),
+        default=1,
+        metavar="J",
+        help="local processes, at most one per core (default 1)",
     )
     parser.add_argument(
         "--shard",
@@ -91,13 +156,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=_seconds,
         default=10.0,
         metavar="SECONDS",
         help="per case, for engines over the protocol (default 10)",
     )
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="text (default) or json"
+    )
+    parser.add_argument(
+        "--merge",
+        nargs="+",
+        type=Path,
+        metavar="REPORT",
+        help="play nothing: sum the JSON reports (--format json) of the K shards of one "
+        "campaign into the whole campaign's report",
     )
 
 
@@ -161,7 +234,7 @@ def _progress(err: TextIO, total: int) -> Callable[[Tally], None]:
 def _campaign(args: argparse.Namespace, streams: Streams) -> Tally:
     candidate, baseline = _engines(args)
     indexes = list(args.shard.indexes(args.rounds))
-    if args.jobs <= 1:
+    if args.jobs <= 1 or len(indexes) <= 1:
         tty = getattr(streams.stderr, "isatty", lambda: False)()
         show = _progress(streams.stderr, len(indexes)) if tty else None
         with _opened(candidate, baseline, args.timeout) as (engine, reference):
@@ -169,10 +242,11 @@ def _campaign(args: argparse.Namespace, streams: Streams) -> Tally:
                 reference, engine, args.seed, indexes, players=args.players,
                 levels=_levels(args.levels), out=args.out, progress=show, keep=_keep(args),
             )  # fmt: skip
-    parts = [indexes[j :: args.jobs] for j in range(args.jobs)]
+    jobs = min(args.jobs, len(indexes))
+    parts = [indexes[j::jobs] for j in range(jobs)]
     context = multiprocessing.get_context("spawn")
     tally = Tally(args.seed)
-    with ProcessPoolExecutor(max_workers=args.jobs, mp_context=context) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         futures = [
             pool.submit(_play, candidate, baseline, args.seed, part, args.players, args.out,
                         args.timeout, args.levels, _keep(args))
@@ -187,81 +261,105 @@ def _keep(args: argparse.Namespace) -> int | None:
     return None if args.keep == 0 else int(args.keep)
 
 
-def _kinds(tally: Tally) -> dict[str, list[Divergence]]:
-    kinds: dict[str, list[Divergence]] = {}
-    for d in tally.divergences:
-        kinds.setdefault(d.kind, []).append(d)
-    return kinds
+def _campaign_of(args: argparse.Namespace) -> dict[str, Any]:
+    """What names the campaign in its report, so that shards of another one are refused."""
+    return {
+        "seed": args.seed,
+        "rounds": args.rounds,
+        "players": args.players,
+        "levels": sorted(args.levels) if args.levels else None,
+        "engine": args.engine_cmd or args.engine,
+        "baseline": args.baseline_cmd or args.baseline or DEFAULT_ENGINE,
+        "keep": _keep(args),
+    }
 
 
-def _json(tally: Tally, args: argparse.Namespace) -> str:
-    return (
-        json.dumps(
-            {
-                "seed": tally.seed,
-                "shard": f"{args.shard.number}/{args.shard.count}",
-                "cases": tally.cases,
-                "by_level": tally.by_level,
-                "seconds": tally.seconds,
-                "cases_per_second": tally.cases_per_second,
-                "rounds_per_second": tally.rounds / tally.seconds if tally.seconds else 0.0,
-                "interrupted": tally.interrupted,
-                "divergences": [
-                    {
-                        "case": d.case.id,
-                        "level": d.case.level.value,
-                        "rule": d.result.rule,
-                        "status": d.result.status.value,
-                        "first_difference": d.result.differences[0].text
-                        if d.result.differences
-                        else d.result.message,
-                        "kind": d.kind,
-                        "file": d.file or None,
-                    }
-                    for d in tally.divergences
-                ],
-                "kinds": [
-                    {"kind": kind, "count": len(found), "files": [d.file for d in found if d.file]}
-                    for kind, found in _kinds(tally).items()
-                ],
-            },
-            indent=2,
-        )
-        + "\n"
-    )
+def _check_out(out: Path | None) -> None:
+    """Refuse, before any case is played, an ``--out`` that is not a folder that can be written.
+
+    A symbolic link is refused even to a folder: under a shared folder such as /tmp, someone
+    else may have planted it to have the fixtures written where they choose.
+    """
+    if out is None:
+        return
+    name = printable(str(out))
+    if out.is_symlink():
+        raise UsageError(f"--out {name}: is a symbolic link; name a folder")
+    if out.exists() and not out.is_dir():
+        kind = "a file" if out.is_file() else "not a folder (a device, a FIFO or a socket)"
+        raise UsageError(f"--out {name}: is {kind}; name a folder for the fixture files")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=out, prefix=".fiveup-fuzz.", suffix=".tmp")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise UsageError(f"--out {name}: cannot be written: {exc.strerror or exc}") from None
 
 
-def _text(tally: Tally, out: TextIO, keep: int | None) -> None:
-    kinds = _kinds(tally)
-    for found in kinds.values():
-        for d in found if keep is None else found[:keep]:
-            first = d.result.differences[0].text if d.result.differences else d.result.message
-            where = f"  -> {d.file}" if d.file else ""
-            out.write(f"DIVERGES: {d.case.id} ({d.result.rule}): {first}{where}\n")
-    for kind, found in kinds.items():
-        out.write(f"{len(found):6} of kind {kind}\n")
-    rate = tally.cases_per_second
-    stopped = " (interrupted: what was found so far)" if tally.interrupted else ""
-    out.write(
-        f"seed {tally.seed}: {tally.cases} cases in {tally.seconds:.1f} s ({rate:,.0f}/s), "
-        f"{len(tally.divergences)} divergences of {len(kinds)} kinds{stopped}\n"
-    )
+def _read_report(path: Path) -> tuple[str, object]:
+    name = printable(str(path))
+    raw = read_bounded(path)
+    if isinstance(raw, str):
+        raise UsageError(f"--merge {name}: {raw}")
+    try:
+        return name, json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise UsageError(f"--merge {name}: not JSON: {printable(str(exc))}") from None
+
+
+def _merge(args: argparse.Namespace, streams: Streams) -> int:
+    given = [o for o, default in _CAMPAIGN_DEFAULTS.items() if getattr(args, o) != default]
+    if given:
+        options = ", ".join(f"--{o.replace('_', '-')}" for o in given)
+        raise UsageError(f"--merge plays nothing: drop {options} (only --format goes with it)")
+    if len(args.merge) > MAX_MERGED:
+        raise UsageError(f"--merge: more than {MAX_MERGED:,} reports")
+    named = [_read_report(path) for path in args.merge]
+    try:
+        report = merge_reports(named)
+    except ValueError as exc:
+        raise UsageError(f"--merge {printable(str(exc))}") from None
+    _write(report, args.format, streams)
+    return 1 if report["divergences"] else 0
+
+
+_CAMPAIGN_DEFAULTS: Final[dict[str, object]] = {
+    "engine": None,
+    "engine_cmd": None,
+    "baseline": None,
+    "baseline_cmd": None,
+    "rounds": 2000,
+    "players": None,
+    "levels": None,
+    "seed": 0,
+    "out": None,
+    "keep": KEEP_PER_KIND,
+    "jobs": 1,
+    "shard": Shard(),
+    "timeout": 10.0,
+}
+
+
+def _write(report: dict[str, Any], form: str, streams: Streams) -> None:
+    if form == "json":
+        streams.stdout.write(json.dumps(report, indent=2) + "\n")
+    else:
+        write_text(report, streams.stdout)
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
     """Fuzz; 1 when the candidate diverges from the baseline, else 0."""
+    if args.merge is not None:
+        return _merge(args, streams)
     check_engine_command(args)
+    if args.baseline_cmd is not None and not args.baseline_cmd.strip():
+        raise UsageError("--baseline-cmd is empty: give the command that starts the baseline")
     if args.engine is None and args.engine_cmd is None:
         raise UsageError("name the engine under test: --engine NAME or --engine-cmd COMMAND")
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    if args.keep < 0:
-        raise UsageError("--keep must be 0 (every divergence) or more")
+    _check_out(args.out)
     tally = _campaign(args, streams)
     if getattr(streams.stderr, "isatty", lambda: False)():
         streams.stderr.write("\n")
-    if args.format == "json":
-        streams.stdout.write(_json(tally, args))
-    else:
-        _text(tally, streams.stdout, _keep(args))
+    _write(campaign_report(tally, _campaign_of(args), args.shard), args.format, streams)
     return 1 if tally.divergences else 0

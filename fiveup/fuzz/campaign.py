@@ -21,19 +21,27 @@ from __future__ import annotations
 import dataclasses
 import json
 import marshal
+import os
 import re
+import signal
+import tempfile
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import Any, Final, Protocol, cast
 
 import yaml
 
-from fiveup.contract.engine import JSON, Engine, Level
+from fiveup.contract.engine import JSON, Engine, EngineInfo, Level
+from fiveup.errors import EngineError
 from fiveup.harness import shapes
 from fiveup.harness.corpus import Case
+from fiveup.harness.engines import TimedEngine
 from fiveup.harness.levels import LEVELS
 from fiveup.harness.lint import implied_decisions
 from fiveup.harness.runner import CaseResult, Status, run_case
@@ -44,6 +52,7 @@ from .cases import LEVEL_WEIGHTS, observed_case, random_case
 
 __all__ = [
     "KEEP_PER_KIND",
+    "MAX_SHARDS",
     "Divergence",
     "Shard",
     "Tally",
@@ -55,20 +64,9 @@ __all__ = [
 ]
 
 _INDEX: Final = re.compile(r"/\d+(?=/|$)")
-
-_SCRIPT: Final = {
-    Level.LAYOUT: "placements",
-    Level.ROUND: "actions",
-    Level.MATCH: "rounds",
-    Level.MOVES: "actions",
-}
-_EXPECTED: Final = {
-    Level.SCORING: ("value",),
-    Level.LAYOUT: ("steps", "layout", "error"),
-    Level.ROUND: ("events", "state", "error"),
-    Level.MATCH: ("rounds", "over", "winner", "scores", "error"),
-    Level.MOVES: ("legal", "count", "divide", "error"),
-}
+_SHARD: Final = re.compile(r"([0-9]{1,7})/([0-9]{1,7})")
+MAX_SHARDS: Final = 10_000
+"""The most shards a campaign is split into."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,11 +78,13 @@ class Shard:
 
     @staticmethod
     def parse(text: str) -> Shard:
-        """Read ``I/K`` (0 <= I < K)."""
-        number, sep, count = text.partition("/")
-        if not (sep and number.isdigit() and count.isdigit() and int(number) < int(count)):
+        """Read ``I/K`` (0 <= I < K <= :data:`MAX_SHARDS`, ASCII digits)."""
+        found = _SHARD.fullmatch(text)
+        if found is None or int(found[1]) >= int(found[2]):
             raise ValueError(f"not a shard: {text!r} (expected I/K with 0 <= I < K, like 0/4)")
-        return Shard(int(number), int(count))
+        if int(found[2]) > MAX_SHARDS:
+            raise ValueError(f"not a shard: {text!r} (at most {MAX_SHARDS:,} shards)")
+        return Shard(int(found[1]), int(found[2]))
 
     def indexes(self, total: int) -> range:
         """The indexes of a campaign of ``total`` cases this shard plays."""
@@ -133,7 +133,7 @@ class Tally:
 
 
 def _expectation(level: Level, observation: Mapping[str, JSON]) -> dict[str, JSON]:
-    expect = {key: observation[key] for key in _EXPECTED[level] if key in observation}
+    expect = {key: observation[key] for key in LEVELS[level].expects if key in observation}
     error = expect.pop("error", None)
     if isinstance(error, dict):  # a null error is what a case that names none expects
         expect["error"] = {key: value for key, value in error.items() if key != "message"}
@@ -484,7 +484,7 @@ def _shrink(
 ) -> tuple[Case, CaseResult]:
     """The shortest prefix of the case's script on which the candidate still diverges."""
     case, _ = found
-    key = _SCRIPT.get(case.level)
+    key = LEVELS[case.level].played
     if key is None:
         return found
     script = list(case.given[key])
@@ -512,6 +512,58 @@ def kind_of(case: Case, result: CaseResult) -> str:
     return f"{case.level.value} {result.rule}: {where or result.status.value}"
 
 
+class _Armed:
+    """A :class:`TimedEngine`'s engine under its time limit, the alarm's handler installed once.
+
+    ``TimedEngine`` installs and removes a SIGALRM handler around every call; a campaign makes
+    thousands of calls, so it installs the handler for the whole campaign (:func:`_armed`) and
+    only sets and clears the timer around each call: the same limit, the same error.
+    """
+
+    def __init__(self, timed: TimedEngine) -> None:
+        self.engine = timed.engine
+        self.timeout = timed.timeout
+
+    def info(self) -> EngineInfo:
+        """The wrapped engine's identity, within the time limit."""
+        signal.setitimer(signal.ITIMER_REAL, self.timeout)
+        try:
+            return self.engine.info()
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+    def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
+        """Run one case, within the time limit."""
+        signal.setitimer(signal.ITIMER_REAL, self.timeout)
+        try:
+            return self.engine.run(level, given)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+@contextmanager
+def _armed(candidate: Engine) -> Iterator[Engine]:
+    """The candidate to call for a campaign: a timed in-process engine as an :class:`_Armed`."""
+    if (
+        type(candidate) is not TimedEngine
+        or candidate.timeout <= 0
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        yield candidate
+        return
+    armed = _Armed(candidate)
+
+    def expire(signum: int, frame: FrameType | None) -> None:
+        raise EngineError(f"the engine did not answer within {armed.timeout:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    try:
+        yield armed
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def run_campaign(
     baseline: Engine,
     candidate: Engine,
@@ -530,6 +582,15 @@ def run_campaign(
     the candidate declares). Every divergence is counted; the first ``keep`` of each kind
     (:func:`kind_of`; None: all) are written as fixtures.
     """
+    with _armed(candidate) as armed:
+        return _campaign(baseline, armed, seed, indexes, players, levels, out, progress, keep)
+
+
+def _campaign(
+    baseline: Engine, candidate: Engine, seed: int, indexes: Iterable[int], players: int | None,
+    levels: Iterable[Level] | None, out: Path | None, progress: Callable[[Tally], None] | None,
+    keep: int | None,
+) -> Tally:  # fmt: skip
     tally = Tally(seed)
     kinds: dict[str, int] = {}
     declared = list(candidate.info()["levels"])
@@ -597,13 +658,26 @@ def fixture_of(case: Case, result: CaseResult) -> dict[str, Any]:
 
 
 def write_fixture(out: Path, case: Case, result: CaseResult) -> str:
-    """Write the divergence as ``out/<case id>.yaml``; return the path written."""
+    """Write the divergence as ``out/<case id>.yaml``, whole or not at all; return its path.
+
+    The text goes to a fresh temporary file of ``out`` (created exclusively, so a symbolic link
+    or a FIFO planted under a predictable name is neither written through nor waited on) that
+    is then renamed over the fixture's name: a link of that name is replaced, not followed.
+    """
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{case.id}.yaml"
     text = yaml.safe_dump(
         {"cases": [fixture_of(case, result)]}, sort_keys=False, allow_unicode=True, width=100
     )
-    tmp = path.with_suffix(".yaml.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    fd, tmp = tempfile.mkstemp(dir=out, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a fixture is an ordinary file
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
     return str(path)

@@ -140,8 +140,12 @@ def _text_of(action: Action) -> str:
     return text
 
 
+_TILE_TEXTS: Final = {tile: tile.text for tile in ALL_TILES}
+
+
 def _start(deck: list[Tile], players: int) -> dict[str, JSON]:
-    hands, boneyard = deal([t.text for t in deck], players)
+    texts = _TILE_TEXTS
+    hands, boneyard = deal([texts[t] for t in deck], players)
     return {"hands": hands, "boneyard": boneyard}
 
 
@@ -161,10 +165,11 @@ def _observed_round_case(
     choose = random_policy(rng)
     length = 10**6 if rng.random() < 0.6 else rng.randrange(0, 40)
     actions: list[str] = []
+    apply, text_of, add = round_.apply, _text_of, actions.append
     while not round_.over and len(actions) < length:
         action = choose(round_)
-        round_.apply(action)
-        actions.append(_text_of(action))
+        apply(action)
+        add(text_of(action))
     error: JSON = None
     if rng.random() < _ILLEGAL:
         wrong = _illegal_action(round_, rng)

@@ -1,0 +1,217 @@
+"""A campaign's report as data: what ``fiveup fuzz --format json`` prints, and shards merged.
+
+A report names its campaign (suite version, seed, cases, players, levels, engines, ``keep``)
+and its shard, and lists every divergence with its case index. K shard reports of one campaign
+merge (:func:`merge_reports`) into the report the whole campaign gives in one process: the same
+cases, divergences, kinds and counts, and the same fixture files listed (the first ``keep`` of
+each kind, by case index); only the timings differ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, TextIO
+
+from fiveup import SUITE_VERSION
+
+from .campaign import Shard, Tally
+
+__all__ = ["CAMPAIGN_KEYS", "campaign_report", "merge_reports", "write_text"]
+
+CAMPAIGN_KEYS: Final = (
+    "suite",
+    "seed",
+    "rounds",
+    "players",
+    "levels",
+    "engine",
+    "baseline",
+    "keep",
+)
+"""What makes two shard reports parts of one campaign: these must be equal in every shard."""
+
+
+def campaign_report(tally: Tally, campaign: Mapping[str, Any], shard: Shard) -> dict[str, Any]:
+    """The JSON report of a campaign (or one shard of it) described by ``campaign``.
+
+    ``campaign`` gives every key of :data:`CAMPAIGN_KEYS` but ``suite``; divergences are
+    listed in the order of their case indexes.
+    """
+    divergences = [
+        {
+            "index": d.index,
+            "case": d.case.id,
+            "level": d.case.level.value,
+            "rule": d.result.rule,
+            "status": d.result.status.value,
+            "first_difference": d.result.differences[0].text
+            if d.result.differences
+            else d.result.message,
+            "kind": d.kind,
+            "file": d.file or None,
+        }
+        for d in sorted(tally.divergences, key=lambda d: d.index)
+    ]
+    report: dict[str, Any] = {"suite": SUITE_VERSION}
+    report.update({key: campaign[key] for key in CAMPAIGN_KEYS if key != "suite"})
+    report["shard"] = f"{shard.number}/{shard.count}"
+    report.update(
+        {
+            "cases": tally.cases,
+            "round_cases": tally.rounds,
+            "by_level": dict(sorted(tally.by_level.items())),
+            "seconds": tally.seconds,
+            "interrupted": tally.interrupted,
+            "divergences": divergences,
+        }
+    )
+    return _finished(report)
+
+
+def _finished(report: dict[str, Any]) -> dict[str, Any]:
+    """The report with its rates and its table of kinds, computed from the rest."""
+    seconds = report["seconds"]
+    report["cases_per_second"] = report["cases"] / seconds if seconds else 0.0
+    report["rounds_per_second"] = report["round_cases"] / seconds if seconds else 0.0
+    kinds: dict[str, dict[str, Any]] = {}
+    for row in report["divergences"]:
+        kind = kinds.setdefault(row["kind"], {"kind": row["kind"], "count": 0, "files": []})
+        kind["count"] += 1
+        if row["file"]:
+            kind["files"].append(row["file"])
+    report["kinds"] = list(kinds.values())
+    return report
+
+
+_SHAPE: Final[dict[str, type | tuple[type, ...]]] = {
+    "suite": str,
+    "seed": int,
+    "rounds": int,
+    "shard": str,
+    "cases": int,
+    "round_cases": int,
+    "by_level": dict,
+    "seconds": (int, float),
+    "interrupted": bool,
+    "divergences": list,
+}
+_ROW: Final[dict[str, type]] = {
+    "index": int,
+    "case": str,
+    "level": str,
+    "rule": str,
+    "status": str,
+    "first_difference": str,
+    "kind": str,
+}
+
+
+def _checked(name: str, data: object) -> tuple[dict[str, Any], Shard]:
+    """The report read from ``name``, and its shard; ValueError saying what is wrong."""
+    if not isinstance(data, dict):
+        raise ValueError(f"{name}: not a fuzz report (a JSON object of fiveup fuzz --format json)")
+    for key in (*CAMPAIGN_KEYS, *_SHAPE):
+        if key not in data:
+            raise ValueError(f"{name}: not a fuzz report: no {key!r} (written by fiveup fuzz?)")
+    for key, kind in _SHAPE.items():
+        if not isinstance(data[key], kind) or isinstance(data[key], bool) is not (kind is bool):
+            raise ValueError(f"{name}: not a fuzz report: {key!r} has the wrong type")
+    for row in data["divergences"]:
+        if not isinstance(row, dict) or not all(
+            isinstance(row.get(key), kind) and not isinstance(row.get(key), bool)
+            for key, kind in _ROW.items()
+        ):
+            raise ValueError(f"{name}: not a fuzz report: a divergence is malformed")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in data["by_level"].values()):
+        raise ValueError(f"{name}: not a fuzz report: 'by_level' has the wrong type")
+    return data, Shard.parse(data["shard"])
+
+
+def _belong_together(reports: Sequence[tuple[str, dict[str, Any], Shard]]) -> None:
+    """ValueError unless the reports are the K shards of one campaign, each once."""
+    first_name, first, first_shard = reports[0]
+    seen: dict[int, str] = {}
+    for name, report, shard in reports:
+        for key in CAMPAIGN_KEYS:
+            if report[key] != first[key]:
+                raise ValueError(
+                    f"{name}: another campaign than {first_name}'s: {key} {report[key]!r}, "
+                    f"not {first[key]!r}"
+                )
+        if shard.count != first_shard.count:
+            raise ValueError(
+                f"{name}: shard {shard.number}/{shard.count} is not one of "
+                f"{first_shard.count} shards, as {first_name}'s is"
+            )
+        if shard.number in seen:
+            raise ValueError(
+                f"{name}: shard {shard.number}/{shard.count} again (also {seen[shard.number]})"
+            )
+        seen[shard.number] = name
+    missing = [f"{n}/{first_shard.count}" for n in range(first_shard.count) if n not in seen]
+    if missing:
+        shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
+        raise ValueError(f"shards missing: {shown} (a campaign of {first_shard.count} shards)")
+
+
+def merge_reports(named: Sequence[tuple[str, object]]) -> dict[str, Any]:
+    """The whole campaign's report from the reports of its K shards, each given with its name.
+
+    ValueError, naming the file, when the reports are not the K shards of one campaign (another
+    seed, suite version, engine, size or number of shards; a shard missing or given twice), or
+    one is not a fuzz report.
+    """
+    if not named:
+        raise ValueError("no report to merge")
+    reports = [(name, *_checked(name, data)) for name, data in named]
+    _belong_together(reports)
+    first = reports[0][1]
+    merged: dict[str, Any] = {key: first[key] for key in CAMPAIGN_KEYS}
+    merged["shard"] = "0/1"
+    by_level: dict[str, int] = {}
+    rows: list[dict[str, Any]] = []
+    for _, report, _ in reports:
+        for level, count in report["by_level"].items():
+            by_level[level] = by_level.get(level, 0) + count
+        rows.extend(dict(row) for row in report["divergences"])
+    rows.sort(key=lambda row: row["index"])
+    keep = first["keep"]
+    written: dict[str, int] = {}
+    for row in rows:  # each shard wrote the first `keep` of a kind; the campaign lists its own
+        seen_of_kind = written[row["kind"]] = written.get(row["kind"], 0) + 1
+        if isinstance(keep, int) and seen_of_kind > keep:
+            row["file"] = None
+    merged.update(
+        {
+            "cases": sum(report["cases"] for _, report, _ in reports),
+            "round_cases": sum(report["round_cases"] for _, report, _ in reports),
+            "by_level": dict(sorted(by_level.items())),
+            "seconds": max(report["seconds"] for _, report, _ in reports),
+            "interrupted": any(report["interrupted"] for _, report, _ in reports),
+            "divergences": rows,
+        }
+    )
+    return _finished(merged)
+
+
+def write_text(report: Mapping[str, Any], out: TextIO) -> None:
+    """The report as ``fiveup fuzz`` prints it: the kept divergences, each kind's count, a total."""
+    keep = report["keep"]
+    groups: dict[str, list[Mapping[str, Any]]] = {}
+    for row in report["divergences"]:
+        groups.setdefault(row["kind"], []).append(row)
+    for rows in groups.values():
+        for row in rows if keep is None else rows[:keep]:
+            where = f"  -> {row['file']}" if row["file"] else ""
+            out.write(
+                f"DIVERGES: {row['case']} ({row['rule']}): {row['first_difference']}{where}\n"
+            )
+    for kind in report["kinds"]:
+        out.write(f"{kind['count']:6} of kind {kind['kind']}\n")
+    rate = report["cases_per_second"]
+    stopped = " (interrupted: what was found so far)" if report["interrupted"] else ""
+    out.write(
+        f"seed {report['seed']}: {report['cases']} cases in {report['seconds']:.1f} s "
+        f"({rate:,.0f}/s), {len(report['divergences'])} divergences of "
+        f"{len(report['kinds'])} kinds{stopped}\n"
+    )

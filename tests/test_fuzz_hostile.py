@@ -1,0 +1,183 @@
+"""``fiveup fuzz`` and ``fiveup bench-fuzz`` attacked through their options, as a hostile user does.
+
+Every bad value is one line naming the option, exit 2, no traceback, nothing written; ``--out``
+is never written through a symbolic link and never waits on a FIFO.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+
+from fiveup.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+WRONG = "tests.wrong_engines.pen2_remainder_three_rounds_down:ENGINE"
+
+
+@pytest.fixture(autouse=True)
+def _at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+
+
+def fiveup(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(args), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+HUGE = str(10**30)
+
+FUZZ_ATTACKS = [
+    ("--rounds", HUGE),
+    ("--rounds", "0"),
+    ("--rounds", "-5"),
+    ("--rounds", "2.5"),
+    ("--rounds", "x"),
+    ("--rounds", ""),
+    ("--rounds", "\u0663"),  # an Arabic-Indic three: a digit to int(), not to the option
+    ("--seed", HUGE),
+    ("--seed", "1e3"),
+    ("--seed", ""),
+    ("--seed", "9" * 5000),
+    ("--keep", "-1"),
+    ("--keep", HUGE),
+    ("--keep", "one"),
+    ("--jobs", "0"),
+    ("--jobs", "-1"),
+    ("--jobs", "24000"),
+    ("--jobs", HUGE),
+    ("--jobs", "1.5"),
+    ("--timeout", "0"),
+    ("--timeout", "-1"),
+    ("--timeout", "nan"),
+    ("--timeout", "inf"),
+    ("--timeout", "1e300"),
+    ("--timeout", "soon"),
+    ("--shard", "3/2"),
+    ("--shard", "0/0"),
+    ("--shard", "-1/2"),
+    ("--shard", "0/" + HUGE),
+    ("--shard", "\u00b2/3"),  # a superscript two
+    ("--shard", "1"),
+    ("--shard", ""),
+    ("--players", "5"),
+    ("--players", HUGE),
+    ("--players", "two"),
+    ("--level", "perft"),
+    ("--format", "xml"),
+]
+
+
+@pytest.mark.parametrize(("option", "value"), FUZZ_ATTACKS)
+def test_fuzz_refuses_a_bad_value_naming_the_option(option: str, value: str) -> None:
+    code, out, err = fiveup("fuzz", "--engine", "reference", "--rounds", "5", option, value)
+    assert code == 2 and out == ""
+    assert err.startswith("fiveup fuzz: error: ") and option in err.splitlines()[0]
+    assert "Traceback" not in err
+
+
+BENCH_ATTACKS = [
+    ("--rounds", HUGE),
+    ("--rounds", "0"),
+    ("--rounds", "-1"),
+    ("--rounds", "1.0"),
+    ("--cases", HUGE),
+    ("--cases", "0"),
+    ("--cases", ""),
+    ("--seed", HUGE),
+    ("--seed", "x"),
+    ("--format", "yaml"),
+]
+
+
+@pytest.mark.parametrize(("option", "value"), BENCH_ATTACKS)
+def test_bench_fuzz_refuses_a_bad_value_naming_the_option(option: str, value: str) -> None:
+    code, out, err = fiveup("bench-fuzz", option, value)
+    assert code == 2 and out == ""
+    assert err.startswith("fiveup bench-fuzz: error: ") and option in err.splitlines()[0]
+
+
+@pytest.mark.parametrize("option", ["--engine-cmd", "--baseline-cmd"])
+def test_an_empty_command_is_refused(option: str) -> None:
+    args = ["fuzz", option, "  "] if option == "--engine-cmd" else ["fuzz", "--engine", "reference"]
+    if option == "--baseline-cmd":
+        args += [option, " "]
+    code, _, err = fiveup(*args)
+    assert code == 2 and f"{option} is empty" in err
+
+
+def _campaign(out: Path) -> tuple[int, str, str]:
+    return fiveup("fuzz", "--engine", WRONG, "--rounds", "40", "--seed", "3", "--out", str(out))
+
+
+def test_out_naming_a_file_is_refused_naming_the_option(tmp_path: Path) -> None:
+    target = tmp_path / "found"
+    target.write_text("mine\n", encoding="utf-8")
+    code, out, err = _campaign(target)
+    assert code == 2 and out == ""
+    assert "--out" in err and "is a file" in err and "File exists" not in err
+    assert target.read_text(encoding="utf-8") == "mine\n"
+
+
+def test_out_as_a_symbolic_link_is_refused_and_nothing_is_written_through(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    planted = tmp_path / "found"
+    planted.symlink_to(elsewhere)
+    code, _, err = _campaign(planted)
+    assert code == 2 and "--out" in err and "symbolic link" in err
+    assert list(elsewhere.iterdir()) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_out_as_a_fifo_is_refused_without_waiting(tmp_path: Path) -> None:
+    fifo = tmp_path / "found"
+    os.mkfifo(fifo)
+    code, _, err = _campaign(fifo)
+    assert code == 2 and "--out" in err and "not a folder" in err
+
+
+def test_out_under_a_file_says_which_option_cannot_be_written(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    code, _, err = _campaign(tmp_path / "file" / "found")
+    assert code == 2 and err.startswith("fiveup fuzz: error: --out ") and "cannot be written" in err
+
+
+def test_planted_links_and_fifos_inside_out_are_replaced_not_followed(tmp_path: Path) -> None:
+    out = tmp_path / "found"
+    code, text, err = _campaign(out)
+    assert code == 1, err
+    written = sorted(out.glob("*.yaml"))
+    assert written
+    victim = tmp_path / "victim"
+    victim.write_text("precious\n", encoding="utf-8")
+    for path in written:
+        path.unlink()
+    written[0].symlink_to(victim)  # a link of the next fixture's very name
+    (out / f"{written[0].stem}.yaml.tmp").symlink_to(victim)  # the old predictable temp name
+    code, again, err = _campaign(out)
+    assert code == 1 and again.splitlines()[:-1] == text.splitlines()[:-1]
+    assert victim.read_text(encoding="utf-8") == "precious\n"
+    assert not written[0].is_symlink() and "cases:" in written[0].read_text(encoding="utf-8")
+
+
+def test_merge_of_unreadable_or_foreign_files_exits_2_naming_the_file(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.json"
+    junk.write_text("{not json", encoding="utf-8")
+    other = tmp_path / "other.json"
+    other.write_text('{"cases": 3}', encoding="utf-8")
+    for path, words in (
+        (junk, "not JSON"),
+        (other, "not a fuzz report"),
+        (tmp_path, "is a folder"),
+        (tmp_path / "absent.json", "cannot read"),
+    ):
+        code, out, err = fiveup("fuzz", "--merge", str(path))
+        assert code == 2 and out == "", err
+        assert f"--merge {path}" in err and words in err, err
+    code, _, err = fiveup("fuzz", "--merge", str(junk), "--engine", "reference")
+    assert code == 2 and "--merge plays nothing: drop --engine" in err

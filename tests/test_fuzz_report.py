@@ -1,0 +1,124 @@
+"""A campaign's JSON report, and K shard reports merged into the whole campaign's."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fiveup.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+WRONG = "tests.wrong_engines.pen2_remainder_three_rounds_down:ENGINE"
+CAMPAIGN = ("fuzz", "--engine", WRONG, "--rounds", "90", "--seed", "5", "--keep", "2")
+TIMINGS = ("seconds", "cases_per_second", "rounds_per_second")
+
+
+@pytest.fixture(autouse=True)
+def _at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+
+
+def fiveup(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(args), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def _untimed(report: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in report.items() if key not in TIMINGS}
+
+
+@pytest.fixture(scope="module")
+def shards(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], list[Path]]:
+    """The whole campaign's report, and the files of its three shards' reports."""
+    folder = tmp_path_factory.mktemp("shards")
+    out = str(folder / "found")
+    old = Path.cwd()
+    try:
+        os.chdir(ROOT)
+        code, text, err = fiveup(*CAMPAIGN, "--out", out, "--format", "json")
+        assert code == 1, err
+        files = []
+        for i in range(3):
+            code, part, err = fiveup(
+                *CAMPAIGN, "--out", out, "--shard", f"{i}/3", "--format", "json"
+            )
+            assert code in (0, 1), err
+            files.append(folder / f"shard-{i}.json")
+            files[-1].write_text(part, encoding="utf-8")
+    finally:
+        os.chdir(old)
+    return json.loads(text), files
+
+
+def test_three_shards_merge_into_the_whole_campaigns_report(
+    shards: tuple[dict[str, Any], list[Path]],
+) -> None:
+    whole, files = shards
+    assert whole["divergences"] and len({d["kind"] for d in whole["divergences"]}) >= 1
+    assert any(d["file"] is None for d in whole["divergences"]), "--keep 2 leaves some unwritten"
+    parts = [json.loads(f.read_text(encoding="utf-8")) for f in files]
+    assert sorted(p["shard"] for p in parts) == ["0/3", "1/3", "2/3"]
+    assert sum(p["cases"] for p in parts) == whole["cases"] == 90
+    code, text, err = fiveup("fuzz", "--merge", *map(str, reversed(files)), "--format", "json")
+    assert code == 1, err
+    merged = json.loads(text)
+    assert _untimed(merged) == _untimed(whole)
+    assert merged["seconds"] == max(p["seconds"] for p in parts)
+
+
+def test_the_merged_text_report_is_the_whole_campaigns(
+    shards: tuple[dict[str, Any], list[Path]],
+) -> None:
+    whole, files = shards
+    code, text, _ = fiveup("fuzz", "--merge", *map(str, files))
+    assert code == 1
+    lines = text.splitlines()
+    kinds = {d["kind"] for d in whole["divergences"]}
+    assert sum(" of kind " in line for line in lines) == len(kinds)
+    assert lines[-1].startswith("seed 5: 90 cases in ")
+    assert lines[-1].endswith(f"{len(whole['divergences'])} divergences of {len(kinds)} kinds")
+
+
+def _edited(files: list[Path], tmp_path: Path, key: str, value: object) -> list[str]:
+    report = json.loads(files[1].read_text(encoding="utf-8"))
+    report[key] = value
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(report), encoding="utf-8")
+    return [str(files[0]), str(edited), str(files[2])]
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "words"),
+    [
+        ("seed", 6, "another campaign"),
+        ("suite", "0.9.0", "another campaign"),
+        ("engine", "reference", "another campaign"),
+        ("rounds", 91, "another campaign"),
+        ("keep", None, "another campaign"),
+        ("shard", "1/4", "is not one of 3 shards"),
+        ("shard", "0/3", "shard 0/3 again"),
+        ("shard", "7", "not a shard"),
+        ("cases", "many", "wrong type"),
+    ],
+)
+def test_shards_of_other_campaigns_are_refused(
+    shards: tuple[dict[str, Any], list[Path]], tmp_path: Path, key: str, value: object, words: str
+) -> None:
+    _, files = shards
+    code, out, err = fiveup("fuzz", "--merge", *_edited(files, tmp_path, key, value))
+    assert code == 2 and out == ""
+    assert err.startswith("fiveup fuzz: error: --merge ") and words in err, err
+
+
+def test_a_missing_or_repeated_shard_is_refused(shards: tuple[dict[str, Any], list[Path]]) -> None:
+    _, files = shards
+    code, _, err = fiveup("fuzz", "--merge", str(files[0]), str(files[2]))
+    assert code == 2 and "shards missing: 1/3" in err
+    code, _, err = fiveup("fuzz", "--merge", *map(str, files), str(files[1]))
+    assert code == 2 and "shard 1/3 again" in err
