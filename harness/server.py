@@ -5,8 +5,8 @@
 engine for another harness. The server answers one line per request and never dies of bad
 input: what it cannot answer becomes an ``errored`` reply (when the request's seq is known) or a
 line on stderr. A request whose ``given`` does not follow ``run.json`` is answered ``errored``
-before the engine sees it, unless the engine checks its requests itself (an attribute
-``validates_requests = True``, as the reference engine has).
+before the engine sees it, unless the engine checks its requests itself
+(:func:`~fiveup.contract.engine.validates_requests`, as the reference engine does).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterator
 from typing import TextIO
 
-from fiveup.contract.engine import JSON, Engine
+from fiveup.contract.engine import JSON, Engine, validates_requests
 from fiveup.contract.messages import (
     COMPACT,
     Errored,
@@ -157,7 +157,7 @@ def _answer(
         return Unsupported(seq, f"the engine does not play the level {level!r}")
     if not isinstance(given, dict):
         return Errored(seq, "invalid run request: its given is not an object")
-    trusted = getattr(engine, "validates_requests", False)
+    trusted = validates_requests(engine)
     problem = None if trusted else given_problem(level, given)
     if problem:
         return Errored(seq, f"invalid run request: its given {problem}")

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Final
 
 from .engine import JSON, EngineInfo
-from .schemas import message_problem, ready_message
+from .schemas import clip, message_problem, ready_message
 
 __all__ = [
     "COMPACT",
@@ -43,11 +43,6 @@ __all__ = [
 
 COMPACT: Final = json.JSONEncoder(separators=(",", ":"), allow_nan=False, check_circular=False)
 """One encoder for every line sent; a cycle ends in RecursionError rather than being looked for."""
-
-
-def clip(text: str, limit: int) -> str:
-    """``text`` shortened to ``limit`` characters, ``...`` marking the cut."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class MessageError(ValueError):
