@@ -30,6 +30,7 @@ from types import TracebackType
 from typing import Final, NoReturn, Self
 
 from fiveup import PROTOCOL_VERSION
+from fiveup.contract import shapes
 from fiveup.contract.engine import JSON, EngineInfo
 from fiveup.contract.messages import (
     COMPACT,
@@ -53,7 +54,6 @@ from fiveup.contract.schemas import (
 )
 from fiveup.errors import EngineError, UnsupportedCase, UsageError
 
-from . import shapes
 from .pipes import EndOfOutput, EngineProcess, LineTooLong, Timeout
 from .sandbox import Sandbox
 

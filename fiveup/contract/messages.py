@@ -3,7 +3,7 @@
 The harness's process client and the server both build their lines from these classes and read
 the lines they receive back into them, so a message's shape is written once. ``to_json()`` gives
 the message as JSON-shaped data, ``from_json()`` reads it back and checks it against its schema
-of ``spec/schemas/protocol/`` (:func:`~fiveup.contract.schemas.message_problem`), raising
+of ``spec/schemas/protocol/`` (:func:`~fiveup.contract.shapes.problem`), raising
 :class:`MessageError` with what is wrong; ``from_json(m.to_json()) == m`` for every message.
 
 * :class:`Start` and :class:`Ready`: the handshake (``start.json``, ``ready.json``);
@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from typing import ClassVar, Final
 
 from .engine import JSON, EngineInfo
-from .schemas import clip, message_problem, ready_message
+from .schemas import clip, ready_message
+from .shapes import problem as shape_problem
 
 __all__ = [
     "COMPACT",
@@ -55,7 +56,7 @@ class MessageError(ValueError):
 
 
 def _checked(schema: str, value: JSON) -> dict[str, JSON]:
-    problem = message_problem(schema, value)
+    problem = shape_problem(schema, value)
     if problem:
         raise MessageError(problem)
     checked: dict[str, JSON] = value
