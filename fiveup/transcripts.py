@@ -51,6 +51,7 @@ from typing import Final
 from fiveup.contract.notation import Action, Tile
 from fiveup.contract.players import PLAYER_COUNTS, deal
 from fiveup.errors import UsageError
+from fiveup.harness.sources import printable, read_bounded
 from fiveup.reference.match import Match, Policy, play_match
 from fiveup.reference.round import Played, Round, RoundEnded
 
@@ -58,6 +59,7 @@ __all__ = [
     "FORMAT_VERSION",
     "GOLDEN",
     "MAX_ROUNDS",
+    "NO_LINE_END",
     "POLICIES",
     "Difference",
     "Transcript",
@@ -65,6 +67,7 @@ __all__ = [
     "first_difference",
     "greedy_policy",
     "random_policy",
+    "read_transcript",
     "transcript_lines",
 ]
 
@@ -73,6 +76,18 @@ FORMAT_VERSION: Final = 1
 MAX_ROUNDS: Final = 200
 """A match still undecided after this many rounds stops (``match unfinished``)."""
 _MAGIC: Final = "fiveup-transcript"
+NO_LINE_END: Final = " (no line end)"
+"""Marks a file's last line that has no line end, so that it differs from every line."""
+
+
+_SHOWN_CHARS: Final = 120
+
+
+def _shown(line: str) -> str:
+    """A line as a message quotes it: repr, clipped (a file's line may be a megabyte long)."""
+    if len(line) <= _SHOWN_CHARS:
+        return repr(line)
+    return f"{line[:_SHOWN_CHARS]!r}... ({len(line)} characters)"
 
 
 def _sorted_moves(round_: Round) -> list[Action]:
@@ -156,10 +171,13 @@ class Transcript:
             fields = dict(word.split("=", 1) for word in words[2:])
             if sorted(fields) != ["players", "policy", "seed"]:
                 raise ValueError(line)
-            return Transcript(int(fields["players"]), int(fields["seed"]), fields["policy"])
+            found = Transcript(int(fields["players"]), int(fields["seed"]), fields["policy"])
+            if found.header != line:  # one spelling only: no extra blanks, no "seed=+09"
+                raise ValueError(line)
+            return found
         except ValueError:
             raise UsageError(
-                f"not a transcript header: {line!r} (expected a form like "
+                f"not a transcript header: {_shown(line)} (expected a form like "
                 f"'{_MAGIC} {FORMAT_VERSION} players=3 seed=9 policy=greedy')"
             ) from None
 
@@ -237,8 +255,8 @@ class Difference:
     @property
     def text(self) -> str:
         """``line 17: golden '1 draw [2|5]', now '1 draw [2|6]'``."""
-        golden = "the end" if self.expected is None else repr(self.expected)
-        now = "the end" if self.actual is None else repr(self.actual)
+        golden = "the end" if self.expected is None else _shown(self.expected)
+        now = "the end" if self.actual is None else _shown(self.actual)
         return f"line {self.line}: golden {golden}, now {now}"
 
     def __str__(self) -> str:
@@ -260,13 +278,37 @@ def first_difference(expected: Sequence[str], actual: Sequence[str]) -> Differen
     )
 
 
+def read_transcript(path: Path) -> list[str]:
+    """The lines of a transcript file, each without its line end; UsageError naming the file.
+
+    Only a regular file of at most :data:`~fiveup.harness.sources.MAX_FILE_BYTES` is read (a
+    FIFO, a device or a folder is refused without being opened for reading). Lines end with
+    a line feed alone: any other character, a carriage return included, stays in its line, so that
+    it differs. A last line without its line end is kept with :data:`NO_LINE_END` after it.
+    """
+    raw = read_bounded(path)
+    if isinstance(raw, str):
+        raise UsageError(f"{printable(str(path))}: {raw}")
+    text = raw.decode("utf-8", errors="replace")
+    lines = text.split("\n")
+    if lines[-1]:
+        lines[-1] += NO_LINE_END
+    else:
+        lines.pop()
+    return lines
+
+
 def check_file(path: Path, transcript: Transcript | None = None) -> Difference | None:
     """Play ``transcript`` again (by default the match the file's header names) and compare.
 
     Returns the first line at which the file departs from the match played now, or None. A file
-    without a transcript header (and no ``transcript`` given) raises UsageError.
+    that cannot be read (see :func:`read_transcript`), or without a transcript header (and no
+    ``transcript`` given), raises UsageError naming the file.
     """
-    golden = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    golden = read_transcript(path)
     if transcript is None:
-        transcript = Transcript.parse_header(golden[0] if golden else "")
+        try:
+            transcript = Transcript.parse_header(golden[0] if golden else "")
+        except UsageError as exc:
+            raise UsageError(f"{printable(str(path))}: {exc}") from None
     return first_difference(golden, transcript.lines())

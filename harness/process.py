@@ -30,7 +30,21 @@ from types import TracebackType
 from typing import Final, NoReturn, Self
 
 from fiveup import PROTOCOL_VERSION
+from fiveup.contract import shapes
 from fiveup.contract.engine import JSON, EngineInfo
+from fiveup.contract.messages import (
+    COMPACT,
+    Errored,
+    MessageError,
+    Observed,
+    Ready,
+    Run,
+    Start,
+    Stop,
+    Unsupported,
+    clip,
+    reply_from_json,
+)
 from fiveup.contract.schemas import (
     SCHEMA_NAMES,
     given_problem,
@@ -40,7 +54,6 @@ from fiveup.contract.schemas import (
 )
 from fiveup.errors import EngineError, UnsupportedCase, UsageError
 
-from . import shapes
 from .pipes import EndOfOutput, EngineProcess, LineTooLong, Timeout
 from .sandbox import Sandbox
 
@@ -56,7 +69,6 @@ __all__ = [
     "run_line",
 ]
 
-_REPLY_KINDS: Final = {"observation": dict, "unsupported": str, "errored": str}
 _EXIT_GRACE = 0.5
 """How long an engine that closed its stdout may take to exit before it is killed."""
 
@@ -129,12 +141,8 @@ class ProcessEngineError(EngineError):
         self.not_executable = not_executable
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def _excerpt(data: bytes, limit: int = 120) -> str:
-    return repr(_clip(data.decode("utf-8", "replace"), limit))
+    return repr(clip(data.decode("utf-8", "replace"), limit))
 
 
 def _describe_exit(code: int | None) -> str:
@@ -344,7 +352,7 @@ class ProcessEngine:
                 return
             deadline = time.monotonic() + self.stop_timeout
             try:
-                proc.send(b'{"cmd":"stop"}\n', deadline)
+                proc.send(_STOP_LINE, deadline)
                 proc.read_line(deadline)
                 proc.wait_exit(max(deadline - time.monotonic(), 0.0))
             except (EndOfOutput, Timeout, LineTooLong, OSError):
@@ -405,7 +413,7 @@ class ProcessEngine:
         except ProcessEngineError as exc:
             if exc.kind is not Failure.PROTOCOL_MISMATCH:
                 self._failed_starts += 1
-                self._last_start_error = _clip(f"{exc.kind.value}: {exc.detail}", 300)
+                self._last_start_error = clip(f"{exc.kind.value}: {exc.detail}", 300)
             raise
         self._failed_starts = 0
         return self._proc
@@ -423,7 +431,7 @@ class ProcessEngine:
             ) from exc
         self._starts += 1
         deadline = time.monotonic() + self.start_timeout
-        start = json.dumps({"cmd": "start", "protocol": PROTOCOL_VERSION})
+        start = json.dumps(Start(PROTOCOL_VERSION).to_json())
         try:
             proc.send(start.encode() + b"\n", deadline)
             line = proc.read_line(deadline)
@@ -441,20 +449,14 @@ class ProcessEngine:
         spoken = ready.get("protocol", PROTOCOL_VERSION) if isinstance(ready, dict) else None
         if spoken is not None and spoken != PROTOCOL_VERSION:
             self._refusal = (
-                f"the engine speaks protocol {_clip(repr(spoken), 40)}, "
+                f"the engine speaks protocol {clip(repr(spoken), 40)}, "
                 f"the harness protocol {PROTOCOL_VERSION}; every case is refused"
             )
             self._fail(proc, Failure.PROTOCOL_MISMATCH, self._refusal)
-        problem = message_problem("ready", ready)
-        if problem:
-            self._fail(proc, Failure.BAD_MESSAGE, f"the ready message {problem}")
-        engine = ready["engine"]
-        self._info = EngineInfo(
-            name=engine["name"],
-            version=engine["version"],
-            protocol=ready["protocol"],
-            levels=list(engine["levels"]),
-        )
+        try:
+            self._info = Ready.from_json(ready).info()
+        except MessageError as exc:
+            self._fail(proc, Failure.BAD_MESSAGE, f"the ready message {exc.problem}")
         return proc
 
     def _too_long(self, what: str) -> str:
@@ -515,20 +517,21 @@ class ProcessEngine:
             self._fail(proc, Failure.TOO_DEEP, f"the reply to seq {seq} nests too deeply to check")
 
     def _checked(self, proc: EngineProcess, seq: int, level: str, reply: JSON) -> dict[str, JSON]:
-        problem = None if _plain_reply(reply) else message_problem("reply", reply)
-        if problem:
-            self._fail(proc, Failure.BAD_MESSAGE, f"the reply to seq {seq} {problem}")
-        if reply["seq"] != seq:
+        try:
+            read = reply_from_json(reply)
+        except MessageError as exc:
+            self._fail(proc, Failure.BAD_MESSAGE, f"the reply to seq {seq} {exc.problem}")
+        if read.seq != seq:
             self._fail(
                 proc,
                 Failure.WRONG_SEQ,
-                f"the reply carries seq {reply['seq']}, the request in flight is seq {seq}",
+                f"the reply carries seq {read.seq}, the request in flight is seq {seq}",
             )
-        if "unsupported" in reply:
-            raise UnsupportedCase(reply["unsupported"])
-        if "errored" in reply:
-            raise ProcessEngineError(Failure.ERRORED, _clip(reply["errored"], 2000))
-        observation: dict[str, JSON] = reply["observation"]
+        if isinstance(read, Unsupported):
+            raise UnsupportedCase(read.reason)
+        if isinstance(read, Errored):
+            raise ProcessEngineError(Failure.ERRORED, clip(read.reason, 2000))
+        observation = read.observation
         problem = shapes.observation_problem(level, observation)
         if problem:
             raise ProcessEngineError(
@@ -537,14 +540,13 @@ class ProcessEngine:
         return observation
 
 
-_COMPACT = json.JSONEncoder(separators=(",", ":"), allow_nan=False, check_circular=False)
-"""One encoder for every line sent; a cycle ends in RecursionError rather than being looked for."""
+_STOP_LINE: Final = COMPACT.encode(Stop().to_json()).encode() + b"\n"
 
 
 def run_line(seq: int, level: str, given: dict[str, JSON]) -> str:
     """The ``run`` request line the harness sends (without its newline), compact JSON."""
     try:
-        return _COMPACT.encode({"cmd": "run", "seq": seq, "level": level, "given": given})
+        return COMPACT.encode(Run(seq, level, given).to_json())
     except (TypeError, ValueError, RecursionError) as exc:
         raise UsageError(f"the case's given is not JSON: {exc}") from exc
 
@@ -552,20 +554,10 @@ def run_line(seq: int, level: str, given: dict[str, JSON]) -> str:
 def _reply_bytes(seq: int, observation: dict[str, JSON]) -> bytes | None:
     """The reply line that carries ``observation``, as compact JSON (None: not JSON)."""
     try:
-        text = _COMPACT.encode({"seq": seq, "observation": observation})
+        text = COMPACT.encode(Observed(seq, observation).to_json())
     except (TypeError, ValueError, RecursionError):
         return None
     return text.encode()
-
-
-def _plain_reply(reply: JSON) -> bool:
-    """A quick test that implies ``reply.json``; the schema explains the other cases."""
-    if type(reply) is not dict or len(reply) != 2:
-        return False
-    seq = reply.get("seq")
-    if type(seq) is not int or seq < 0:
-        return False
-    return any(type(reply.get(key)) is kind for key, kind in _REPLY_KINDS.items())
 
 
 def _no_constant(name: str) -> NoReturn:

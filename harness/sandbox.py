@@ -2,13 +2,16 @@
 
 :class:`Sandbox` turns an engine's command into a ``bwrap`` command line: the engine gets its
 own PID, IPC, UTS, cgroup and network namespaces (it sees only its own processes, has no
-network but a loopback of its own, and cannot signal the harness), no capabilities, a fresh
-``/proc`` and ``/dev``, and a read-only view of the whole filesystem in which the corpus is
-hidden: the bundled corpus folder (and the ``.git`` of the checkout it lives in), every
-``--fixtures`` path and every report the run writes are covered by an empty ``tmpfs`` or by
-``/dev/null``. ``/tmp``, ``/var/tmp`` and ``/run`` are private ``tmpfs`` (no other program's
-sockets, a writable scratch space that dies with the engine); the engine's working directory
-and the files its command names are bound back read-only when they live there. bwrap is run
+network but a loopback of its own, so no abstract UNIX socket of the host either, and cannot
+signal the harness), no capabilities, a fresh ``/proc`` and ``/dev``, and a read-only view of
+only what it needs: the system's folders (:data:`SYSTEM_DIRS`), the engine's working directory,
+the folder of each file its command names, its Python virtual environment and installation, and
+the suite's own code. ``/tmp``, ``/var/tmp`` and ``/run`` are private ``tmpfs`` (a writable
+scratch space that dies with the engine); the rest of the host (home folders, ``/var``,
+``/mnt``, and so the sockets other programs listen on there) is not there at all. In what is
+there the corpus is hidden: the bundled corpus folder (and the ``.git`` of the checkout it
+lives in), every ``--fixtures`` path and every report the run writes are covered by an empty
+``tmpfs`` or by ``/dev/null``. bwrap is run
 with ``--die-with-parent``, so the sandbox dies with the harness even if the harness is killed.
 
 The harness's own Python code stays visible (read-only), so ``python -m fiveup engine`` still
@@ -31,7 +34,14 @@ from fiveup.errors import UsageError
 
 from .corpus import bundled_fixture_dir
 
-__all__ = ["IN_PROCESS_REFUSAL", "NAMESPACES", "PRIVATE_DIRS", "Sandbox", "bwrap_program"]
+__all__ = [
+    "IN_PROCESS_REFUSAL",
+    "NAMESPACES",
+    "PRIVATE_DIRS",
+    "SYSTEM_DIRS",
+    "Sandbox",
+    "bwrap_program",
+]
 
 NAMESPACES: tuple[str, ...] = (
     "--unshare-pid",
@@ -44,6 +54,22 @@ NAMESPACES: tuple[str, ...] = (
 
 PRIVATE_DIRS: tuple[str, ...] = ("/tmp", "/var/tmp", "/run")
 """Folders replaced by an empty, private tmpfs inside the sandbox."""
+
+SYSTEM_DIRS: tuple[str, ...] = (
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/etc",
+    "/opt",
+)
+"""The host's folders of programs, libraries and their settings, bound read-only (a link at
+the top, such as ``/bin -> usr/bin``, is made again as the same link). Nothing else of the host
+is there but what the command needs (see :meth:`Sandbox.command`): no home folders, no
+``/var``, no ``/mnt``, no other program's sockets."""
 
 INSTALL_HINT = (
     "install the package bubblewrap (Debian, Ubuntu: apt-get install bubblewrap; "
@@ -119,13 +145,15 @@ class Sandbox:
         _refuse_clash(hidden, here, _program(argv, here))
         words = [bwrap or bwrap_program(), "--die-with-parent", "--new-session", *NAMESPACES]
         words += ["--hostname", "fiveup-sandbox", "--cap-drop", "ALL"]
-        words += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-        private = [Path(d) for d in PRIVATE_DIRS if Path(d).is_dir() and not Path(d).is_symlink()]
+        words += _system()
+        words += ["--dev", "/dev", "--proc", "/proc"]
+        private = [Path(d) for d in PRIVATE_DIRS]
         for folder in private:
             words += ["--tmpfs", str(folder)]
-        named = [*_named(argv, here), *_suite_code()]
+        system = [Path(d) for d in SYSTEM_DIRS]
+        named = [*_named(argv, here), *_suite_code(), *_pythons()]
         for path in _outermost(
-            _beside(p, private) for p in named if any(_inside(p, d) for d in private)
+            _beside(p, private) for p in named if not any(_inside(p, d) for d in system)
         ):
             words += ["--ro-bind", str(path), str(path)]
         for path in hidden:  # last: a path bound back above is hidden again
@@ -233,7 +261,8 @@ def _named(argv: Sequence[str], cwd: Path) -> list[Path]:
     program = shutil.which(argv[0]) if os.sep not in argv[0] else argv[0]
     if program is not None:
         venv = _absolute(program, cwd).parent.parent
-        named += [venv] if (venv / "pyvenv.cfg").is_file() else []
+        if (venv / "pyvenv.cfg").is_file():
+            named += [venv, *_venv_home(venv)]
     for word in [program or argv[0], *argv[1:]]:
         path = _absolute(word, cwd)
         try:
@@ -261,14 +290,47 @@ def _suite_code() -> list[Path]:
     return found
 
 
+def _system() -> list[str]:
+    """The bwrap words that bind :data:`SYSTEM_DIRS` read-only, or make their links again."""
+    words: list[str] = []
+    for name in SYSTEM_DIRS:
+        folder = Path(name)
+        if folder.is_symlink():
+            words += ["--symlink", os.readlink(folder), name]
+        elif folder.is_dir():
+            words += ["--ro-bind", name, name]
+    return words
+
+
+def _pythons() -> list[Path]:
+    """The harness's Python installation (``python -m fiveup engine`` runs inside with it)."""
+    found = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    return [Path(p) for p in sorted(found) if p]
+
+
+def _venv_home(venv: Path) -> list[Path]:
+    """The installation a virtual environment's ``home`` line names (its standard library)."""
+    try:
+        config = (venv / "pyvenv.cfg").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    for line in config.splitlines():
+        key, _, value = line.partition("=")
+        if key.strip() == "home" and value.strip():
+            home = Path(value.strip())
+            return [home.parent] if home.is_absolute() and home.parent != home else []
+    return []
+
+
 def _beside(path: Path, private: Sequence[Path]) -> Path:
     """What to bind back for a named path: a file's whole folder, unless it is a private one.
 
-    A script imports what lies beside it (``_hostile.py`` beside an engine script).
+    A script imports what lies beside it (``_hostile.py`` beside an engine script). A file
+    straight inside a private folder, or at the top, comes alone.
     """
     if path.is_dir():
         return path
-    return path if path.parent in private else path.parent
+    return path if path.parent in private or path.parent == Path("/") else path.parent
 
 
 def _hiding(path: Path) -> list[str]:

@@ -5,8 +5,8 @@
 engine for another harness. The server answers one line per request and never dies of bad
 input: what it cannot answer becomes an ``errored`` reply (when the request's seq is known) or a
 line on stderr. A request whose ``given`` does not follow ``run.json`` is answered ``errored``
-before the engine sees it, unless the engine checks its requests itself (an attribute
-``validates_requests = True``, as the reference engine has).
+before the engine sees it, unless the engine checks its requests itself
+(:func:`~fiveup.contract.engine.validates_requests`, as the reference engine does).
 """
 
 from __future__ import annotations
@@ -17,8 +17,20 @@ import sys
 from collections.abc import Iterator
 from typing import TextIO
 
-from fiveup.contract.engine import JSON, Engine
-from fiveup.contract.schemas import given_problem, message_problem, ready_message
+from fiveup.contract.engine import JSON, Engine, validates_requests
+from fiveup.contract.messages import (
+    COMPACT,
+    Errored,
+    MessageError,
+    Observed,
+    Ready,
+    Reply,
+    Start,
+    Stopped,
+    Unsupported,
+    clip,
+)
+from fiveup.contract.schemas import given_problem
 from fiveup.errors import UnsupportedCase
 
 __all__ = ["serve"]
@@ -34,14 +46,7 @@ def serve(engine: Engine, stdin: TextIO, stdout: TextIO, *, stderr: TextIO | Non
     server = _Server(engine, stdout, sys.stderr if stderr is None else stderr)
     try:
         info = engine.info()
-        server.ready = ready_message(
-            {
-                "name": info["name"],
-                "version": info["version"],
-                "protocol": info["protocol"],
-                "levels": list(info["levels"]),
-            }
-        )
+        server.ready = Ready.from_info(info)
     except Exception as exc:
         server.log(f"the engine cannot describe itself: {type(exc).__name__}: {exc}")
         return 1
@@ -85,13 +90,13 @@ class _Server:
         self.engine = engine
         self.stdout = stdout
         self.stderr = stderr
-        self.ready: dict[str, JSON] = {}
+        self.ready = Ready(0, "", "", ())
 
     def log(self, text: str) -> None:
         self.stderr.write(f"fiveup engine: {text}\n")
         self.stderr.flush()
 
-    def send(self, message: dict[str, JSON]) -> None:
+    def send(self, message: Ready | Reply | Stopped) -> None:
         self.stdout.write(_encode(message) + "\n")
         self.stdout.flush()
 
@@ -103,24 +108,25 @@ class _Server:
         cmd = message.get("cmd")
         seq = message.get("seq")
         if cmd == "start":
-            problem = message_problem("start", message)
-            if problem:
-                self.log(f"line {number}: the start message {problem}; answered anyway")
+            try:
+                Start.from_json(message)
+            except MessageError as exc:
+                self.log(f"line {number}: the start message {exc.problem}; answered anyway")
             self.send(self.ready)
         elif cmd == "stop":
-            self.send({"stopped": True})
+            self.send(Stopped())
             return True
         elif not (isinstance(seq, int) and not isinstance(seq, bool) and seq >= 0):
             self.log(f"line {number}: no command with a valid seq (cmd {cmd!r}); ignored")
         elif cmd == "run":
-            levels = list(self.ready["engine"]["levels"])
+            levels = list(self.ready.levels)
             try:
-                reply = _answer(self.engine, levels, message, self.stderr)
+                reply = _answer(self.engine, levels, seq, message, self.stderr)
             except RecursionError:
-                reply = {"seq": seq, "errored": "invalid run request: nested too deeply"}
+                reply = Errored(seq, "invalid run request: nested too deeply")
             self.send(reply)
         else:
-            self.send({"seq": seq, "errored": f"unknown command {cmd!r}"})
+            self.send(Errored(seq, f"unknown command {cmd!r}"))
         return False
 
     def _message(self, number: int, line: str) -> dict[str, JSON] | None:
@@ -141,52 +147,41 @@ class _Server:
 
 
 def _answer(
-    engine: Engine, levels: list[str], message: dict[str, JSON], err: TextIO
-) -> dict[str, JSON]:
-    seq = message["seq"]
+    engine: Engine, levels: list[str], seq: int, message: dict[str, JSON], err: TextIO
+) -> Reply:
     level = message.get("level")
     given = message.get("given")
     if not isinstance(level, str):
-        return {"seq": seq, "errored": "invalid run request: no level"}
+        return Errored(seq, "invalid run request: no level")
     if level not in levels:
-        return {"seq": seq, "unsupported": f"the engine does not play the level {level!r}"}
+        return Unsupported(seq, f"the engine does not play the level {level!r}")
     if not isinstance(given, dict):
-        return {"seq": seq, "errored": "invalid run request: its given is not an object"}
-    trusted = getattr(engine, "validates_requests", False)
+        return Errored(seq, "invalid run request: its given is not an object")
+    trusted = validates_requests(engine)
     problem = None if trusted else given_problem(level, given)
     if problem:
-        return {"seq": seq, "errored": f"invalid run request: its given {problem}"}
+        return Errored(seq, f"invalid run request: its given {problem}")
     try:
         with contextlib.redirect_stdout(err):
             observation = engine.run(level, given)
     except UnsupportedCase as exc:
-        return {"seq": seq, "unsupported": exc.reason}
+        return Unsupported(seq, exc.reason)
     except Exception as exc:
         # An engine that checks its own requests is asked first: a valid request (the harness
         # only sends those) then costs no schema validation on this hot path.
         problem = given_problem(level, given) if trusted else None
         if problem:
-            return {"seq": seq, "errored": f"invalid run request: its given {problem}"}
-        return {"seq": seq, "errored": f"{type(exc).__name__}: {_clip(str(exc))}"}
+            return Errored(seq, f"invalid run request: its given {problem}")
+        return Errored(seq, f"{type(exc).__name__}: {clip(str(exc), 2000)}")
     if not isinstance(observation, dict):
-        return {
-            "seq": seq,
-            "errored": f"the engine returned a {type(observation).__name__}, not an object",
-        }
-    return {"seq": seq, "observation": observation}
+        return Errored(seq, f"the engine returned a {type(observation).__name__}, not an object")
+    return Observed(seq, observation)
 
 
-def _clip(text: str, limit: int = 2000) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-_COMPACT = json.JSONEncoder(separators=(",", ":"), allow_nan=False, check_circular=False)
-"""One encoder for every reply; a cycle ends in RecursionError rather than being looked for."""
-
-
-def _encode(reply: dict[str, JSON]) -> str:
+def _encode(message: Ready | Reply | Stopped) -> str:
     try:
-        return _COMPACT.encode(reply)
+        return COMPACT.encode(message.to_json())
     except (TypeError, ValueError, RecursionError) as exc:
-        problem = f"the observation is not JSON: {exc}"
-        return json.dumps({"seq": reply.get("seq"), "errored": problem})
+        if not isinstance(message, Observed):
+            raise  # every other message is the server's own, made of strings and numbers
+        return json.dumps(Errored(message.seq, f"the observation is not JSON: {exc}").to_json())

@@ -420,7 +420,7 @@ def _run_match(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
     }
 
 
-MAX_DEPTH = 12
+MAX_DEPTH = 10
 """The deepest count a ``moves`` request may ask for (run.json)."""
 
 

@@ -206,3 +206,42 @@ def test_a_bare_import_of_a_top_level_folder_is_refused_not_a_second_copy() -> N
         )
         assert result.returncode == 1, name
         assert f"import fiveup.{name.split('.')[0]}, not {name.split('.')[0]}" in result.stderr
+
+
+_MESSAGE_KEYS = {"cmd", "ready", "stopped"}
+_REPLY_KEYS = {"observation", "errored", "unsupported"}
+
+
+def protocol_dicts(source: str) -> list[str]:
+    """The dict displays in ``source`` shaped like a protocol message, as ``line N: keys``.
+
+    A message has a ``cmd`` (start, run, stop), says ``ready`` or ``stopped``, or is a reply:
+    a ``seq`` beside an ``observation``, ``errored`` or ``unsupported``.
+    """
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Dict):
+            continue
+        keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
+        if keys & _MESSAGE_KEYS or ("seq" in keys and keys & _REPLY_KEYS):
+            found.append(f"line {node.lineno}: {', '.join(sorted(map(str, keys)))}")
+    return found
+
+
+def test_no_module_outside_the_contract_builds_a_protocol_message() -> None:
+    builders = {
+        name: protocol_dicts(path.read_text(encoding="utf-8"))
+        for name, path in MODULES.items()
+        if not _inside(name, "fiveup.contract")
+    }
+    assert {name: found for name, found in builders.items() if found} == {}
+
+
+def test_the_message_check_sees_each_kind_of_hand_built_message() -> None:
+    assert protocol_dicts('x = {"cmd": "stop"}\ny = {"seq": 1, "errored": "e"}\n') == [
+        "line 1: cmd",
+        "line 2: errored, seq",
+    ]
+    assert protocol_dicts('z = {"stopped": True}\nw = {"seq": 1, "level": "x"}\n') == [
+        "line 1: stopped"
+    ]

@@ -402,7 +402,7 @@ def test_the_remembered_scoring_check_is_the_schemas_own() -> None:
 @pytest.mark.parametrize(
     ("level", "given", "words"),
     [
-        ("moves", {**round_given([]), "depth": 12.0}, "12.0 where an integer belongs"),
+        ("moves", {**round_given([]), "depth": 10.0}, "10.0 where an integer belongs"),
         ("round", round_given([], players=2.0), "2.0 where an integer belongs"),
         ("scoring", {"function": "credit", "input": 15.0}, "the input 15.0 of 'credit'"),
     ],

@@ -19,6 +19,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -30,7 +31,7 @@ import pytest
 
 from fiveup.cli import main
 from fiveup.harness.corpus import bundled_fixture_dir
-from fiveup.harness.sandbox import NAMESPACES, Sandbox
+from fiveup.harness.sandbox import NAMESPACES, PRIVATE_DIRS, Sandbox
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "engines" / "hostile"
@@ -105,6 +106,7 @@ ENGINES = [
     Hostile("read_fixtures_arg", CONFORMS, Outcome(1, "no answers to copy"), args=("{fixtures}",)),
     Hostile("peek_report", CONFORMS, Outcome(1, "is out of sight"), args=("{report}",)),
     Hostile("phone_home", CONFORMS, Outcome(1, "no network"), args=("{port}",)),
+    Hostile("unix_sockets", CONFORMS, Outcome(1, "no socket"), args=("{socket}", "{abstract}")),
     Hostile("busy_fork", CONFORMS, CONFORMS),
     Hostile("stderr_torrent", CONFORMS, CONFORMS),
     Hostile(
@@ -223,9 +225,18 @@ def listener() -> Iterator[socket.socket]:
         yield server
 
 
-def _certify(hostile: Hostile, sandbox: bool, tmp_path: Path, marker: str, port: int = 0) -> Result:
+def _certify(
+    hostile: Hostile,
+    sandbox: bool,
+    tmp_path: Path,
+    marker: str,
+    port: int = 0,
+    sockets: tuple[str, str] = ("", ""),
+) -> Result:
     report = tmp_path / "report.json"
     places = {
+        "socket": sockets[0].encode().hex(),
+        "abstract": sockets[1].encode().hex(),
         "report": str(report),
         "fixtures": str(tmp_path / "corpus"),
         "port": str(port),
@@ -260,11 +271,18 @@ def _certify(hostile: Hostile, sandbox: bool, tmp_path: Path, marker: str, port:
     return Result(code, out, err, parsed, text)
 
 
-def _run(name: str, sandbox: bool, tmp_path: Path, port: int = 0, marker: str = "") -> Result:
+def _run(
+    name: str,
+    sandbox: bool,
+    tmp_path: Path,
+    port: int = 0,
+    marker: str = "",
+    sockets: tuple[str, str] = ("", ""),
+) -> Result:
     """Certify the hostile engine ``name`` and check what every run must show."""
     hostile = BY_NAME[name]
     marker = marker or f"hostile-{uuid.uuid4().hex}"
-    result = _certify(hostile, sandbox, tmp_path, marker, port)
+    result = _certify(hostile, sandbox, tmp_path, marker, port, sockets)
     expected = {o.exit_code: o for o in hostile.outcomes(sandbox)}.get(result.exit_code)
     assert expected is not None, (result.exit_code, result.stdout, result.stderr)
     if expected.exit_code >= 0:
@@ -288,6 +306,7 @@ SPECIAL = {
     "kill_parent",
     "peek_report",
     "phone_home",
+    "unix_sockets",
     "writes_file",
     "poison_text",
 }
@@ -370,6 +389,54 @@ def test_the_network(sandbox: bool, tmp_path: Path, listener: socket.socket) -> 
     except TimeoutError:
         heard = ""
     assert heard == ("" if sandbox else marker)
+
+
+@pytest.fixture
+def unix_listeners() -> Iterator[tuple[socket.socket, socket.socket, str, str]]:
+    """A UNIX socket listening on a path outside /tmp and the checkout, and an abstract one.
+
+    The path is in a new folder of the home folder, where programs keep their sockets (an
+    agent's, a desktop's); /tmp is private in the sandbox already, so it would prove nothing.
+    """
+    try:
+        folder = Path(tempfile.mkdtemp(prefix="fiveup-sock-", dir=Path.home()))
+    except OSError:
+        pytest.skip("the home folder is not writable here")
+    path, abstract = str(folder / "s"), f"fiveup-test-{uuid.uuid4().hex}"
+    on_path = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    on_name = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        for sock, address in ((on_path, path), (on_name, "\0" + abstract)):
+            sock.bind(address)
+            sock.listen(1)
+            sock.settimeout(0.5)
+        yield on_path, on_name, path, abstract
+    finally:
+        on_path.close()
+        on_name.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _heard(listener: socket.socket) -> str:
+    try:
+        connection, _ = listener.accept()
+    except TimeoutError:
+        return ""
+    with connection:
+        return connection.recv(100).decode()
+
+
+@pytest.mark.parametrize("sandbox", MODES)
+def test_no_unix_socket_of_the_host_path_or_abstract_in_the_sandbox(
+    sandbox: bool,
+    tmp_path: Path,
+    unix_listeners: tuple[socket.socket, socket.socket, str, str],
+) -> None:
+    on_path, on_name, path, abstract = unix_listeners
+    marker = f"hostile-{uuid.uuid4().hex}"
+    _run("unix_sockets", sandbox, tmp_path, marker=marker, sockets=(path, abstract))
+    assert _heard(on_path) == ("" if sandbox else marker)
+    assert _heard(on_name) == ("" if sandbox else marker)
 
 
 @pytest.mark.parametrize("sandbox", MODES)
@@ -470,8 +537,11 @@ def test_the_bwrap_command_line(tmp_path: Path) -> None:
     assert ("--tmpfs", str((tmp_path / "corpus").resolve())) in pairs
     assert ("/dev/null", str(old.resolve())) in pairs
     assert str(tmp_path / "not-yet.json") not in words
-    ro_root = words.index("--ro-bind")
-    assert words[ro_root : ro_root + 3] == ["--ro-bind", "/", "/"]
+    binds = {words[i + 1] for i, word in enumerate(words) if word == "--ro-bind"}
+    assert "/" not in binds and "/usr" in binds  # the system, not the whole host
+    assert str(tmp_path.resolve()) in binds  # the working directory
+    assert not {"/home", "/root", "/var", "/mnt", "/run", "/tmp"} & binds
+    assert {("--tmpfs", d) for d in PRIVATE_DIRS} <= set(pairs)
 
 
 @needs_sandbox

@@ -22,7 +22,7 @@ from fiveup.errors import UsageError
 from fiveup.harness.corpus import Case, load_corpus
 from fiveup.harness.runner import run_case
 from fiveup.reference import STANDARD
-from fiveup.reference.engine import ReferenceEngine
+from fiveup.reference.engine import MAX_DEPTH, ReferenceEngine
 from fiveup.reference.perft import action_order, count, divide, legal_actions
 from fiveup.reference.round import Round
 
@@ -220,8 +220,8 @@ def test_a_refused_action_of_the_prefix_is_an_observation_with_its_error() -> No
 @pytest.mark.parametrize(
     ("changes", "words"),
     [
-        ({"depth": 13}, "depth must be 0 to 12"),
-        ({"depth": -1}, "depth must be 0 to 12"),
+        ({"depth": 11}, "depth must be 0 to 10"),
+        ({"depth": -1}, "depth must be 0 to 10"),
         ({"depth": "2"}, "depth"),
         ({"divide": 1}, "divide"),
         ({"actions": ["2 draw"]}, "no seat 2"),
@@ -299,3 +299,27 @@ def test_a_position_key_ignores_how_the_position_was_reached_and_variants_have_n
     assert same.position_key() != round_.position_key()
     variant = Round.from_seed(2, 7, rules=replace(STANDARD, draw_keeps_turn=False))
     assert variant.position_key() is None
+
+
+def test_the_depth_bound_is_one_number_in_the_schemas_the_reference_and_the_corpus() -> None:
+    spec = Path(__file__).resolve().parent.parent / "spec" / "schemas"
+    run = json.loads((spec / "protocol" / "run.json").read_text(encoding="utf-8"))
+    fixture = json.loads((spec / "fixture.schema.json").read_text(encoding="utf-8"))
+
+    def depth_bounds(node: object) -> list[tuple[int, int]]:
+        found = []
+        if isinstance(node, dict):
+            depth = node.get("properties", {}).get("depth")
+            if isinstance(depth, dict) and "maximum" in depth:
+                found.append((depth["minimum"], depth["maximum"]))
+            for value in node.values():
+                found += depth_bounds(value)
+        elif isinstance(node, list):
+            for value in node:
+                found += depth_bounds(value)
+        return found
+
+    assert depth_bounds(run) == depth_bounds(fixture) == [(0, MAX_DEPTH)]
+    depths = [case.given["depth"] for case in load_corpus().cases if case.level is Level.MOVES]
+    assert depths and all(isinstance(d, int) and 0 <= d <= MAX_DEPTH for d in depths)
+    assert MAX_DEPTH in depths  # the deepest count a request may ask for is tried

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from fiveup.contract import shapes
 from fiveup.contract.engine import JSON, Level
 from fiveup.contract.schemas import SCHEMA_NAMES, message_problem
 from fiveup.fuzz.cases import LEVEL_WEIGHTS, random_case
-from fiveup.harness import shapes
 from fiveup.harness.levels import LEVELS
 from fiveup.reference.engine import ReferenceEngine
 

@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from fiveup.cli import main
 from fiveup.cli import transcripts as command
 from fiveup.cli.common import Parser, Streams
 from fiveup.errors import UsageError
+from fiveup.harness.sources import MAX_FILE_BYTES
 from fiveup.reference.round import parse_event
 from fiveup.transcripts import (
     GOLDEN,
@@ -168,3 +172,130 @@ def test_the_command_through_fiveup_main(monkeypatch: pytest.MonkeyPatch) -> Non
     assert app.main(["transcripts", "--check", str(GOLDEN_DIR)], stdout=out, stderr=err) == 0
     assert app.main(["transcripts", "--players", "2"], stdout=out, stderr=err) == 2
     assert "fiveup transcripts: error: --players and --seed" in err.getvalue()
+
+
+# --- hostile folders and files: refused with exit 2 and one line, or judged as they are -----
+
+
+def _main(*words: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["transcripts", *words], stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def _golden_copy(tmp_path: Path) -> Path:
+    folder = tmp_path / "golden"
+    shutil.copytree(GOLDEN_DIR, folder)
+    return folder
+
+
+def _fifo(path: Path) -> None:
+    path.unlink(missing_ok=True)
+    os.mkfifo(path)
+
+
+def _dev_zero(path: Path) -> None:
+    path.unlink(missing_ok=True)
+    path.symlink_to("/dev/zero")
+
+
+def _too_large(path: Path) -> None:
+    path.write_bytes(b"x" * (MAX_FILE_BYTES + 1))
+
+
+def _folder(path: Path) -> None:
+    path.unlink(missing_ok=True)
+    path.mkdir()
+
+
+REFUSED_FILES = {
+    "fifo": (_fifo, "a FIFO"),
+    "dev-zero-link": (_dev_zero, "a character device"),
+    "over-1-mib": (_too_large, "file too large"),
+    "folder": (_folder, "is a folder"),
+}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are for POSIX")
+@pytest.mark.parametrize("kind", sorted(REFUSED_FILES))
+@pytest.mark.parametrize("which", ["golden", "extra"])
+def test_check_refuses_a_file_it_cannot_read_bounded(kind: str, which: str, tmp_path: Path) -> None:
+    folder = _golden_copy(tmp_path)
+    make, words = REFUSED_FILES[kind]
+    target = folder / (GOLDEN[0].file_name if which == "golden" else "extra.txt")
+    make(target)
+    code, out, err = _main("--check", str(folder))
+    assert code == 2, out
+    assert f"--check: {target}: " in err and words in err
+    assert "Traceback" not in err and len(err.splitlines()) <= 3
+
+
+@pytest.mark.parametrize(
+    ("name", "change"),
+    [
+        ("crlf-line-ends", lambda text: text.replace("\n", "\r\n")),
+        ("cr-only-one-line", lambda text: text.replace("\n", "\r")),
+        ("no-last-line-end", lambda text: text[:-1]),
+        ("form-feeds", lambda text: text.replace("\n", "\x0c")),
+        ("bad-header", lambda text: text.replace("policy=greedy", "policy=greedy junk", 1)),
+        ("blank-header", lambda text: "\n" + text),
+    ],
+)
+def test_a_golden_file_agrees_only_byte_for_byte(
+    name: str, change: Callable[[str], str], tmp_path: Path
+) -> None:
+    folder = _golden_copy(tmp_path)
+    target = folder / GOLDEN[1].file_name
+    target.write_bytes(change(target.read_text()).encode())
+    code, out, err = _main("--check", str(folder))
+    assert code == 1, (out, err)
+    assert f"{target}: agrees" not in out and f"{target}:" in out
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "fiveup-transcript 1  players=2 seed=3 policy=random",
+        "fiveup-transcript 1 players=2 seed=+3 policy=random",
+        "fiveup-transcript 1 players=2 seed=3 policy=random extra=1",
+        "fiveup-transcript 2 players=2 seed=3 policy=random",
+        "fiveup-transcript 1 players=9 seed=3 policy=random",
+        "fiveup-transcript " + "x" * 100_000,
+    ],
+)
+def test_an_extra_file_with_a_bad_header_is_refused_by_name(header: str, tmp_path: Path) -> None:
+    folder = _golden_copy(tmp_path)
+    extra = folder / "extra.txt"
+    extra.write_text(header + "\nround 1\n")
+    code, out, err = _main("--check", str(folder))
+    assert code == 2, out
+    assert f"--check: {extra}: " in err and "header" in err
+    assert "Traceback" not in err and len(err) < 1000
+
+
+def test_write_names_the_option_for_a_file_a_fifo_and_a_missing_parent(tmp_path: Path) -> None:
+    plain = tmp_path / "a-file"
+    plain.write_text("mine\n")
+    code, _, err = _main("--write", str(plain))
+    assert code == 2 and f"--write {plain}: is not a folder" in err
+    assert plain.read_text() == "mine\n"
+    code, _, err = _main("--write", str(tmp_path / "no" / "such"))
+    assert code == 2 and "--write " in err and "no such folder" in err
+    folder = tmp_path / "out"
+    folder.mkdir()
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(folder / GOLDEN[1].file_name)
+        code, _, err = _main("--write", str(folder))
+        assert code == 2 and f"--write {folder / GOLDEN[1].file_name}: is not a regular" in err
+        assert sorted(p.name for p in folder.iterdir()) == [GOLDEN[1].file_name]  # none written
+
+
+def test_write_replaces_a_planted_link_instead_of_writing_through_it(tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep\n")
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / GOLDEN[0].file_name).symlink_to(victim)
+    assert _main("--write", str(folder))[0] == 0
+    assert victim.read_text() == "keep\n"
+    assert not (folder / GOLDEN[0].file_name).is_symlink()

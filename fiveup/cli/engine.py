@@ -37,4 +37,5 @@ def _tolerant(stream: TextIO) -> TextIO:
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
     """Serve until stop or the end of the input."""
-    return serve(load_engine(args.engine), _tolerant(streams.stdin), streams.stdout)
+    engine = load_engine(args.engine)
+    return serve(engine, _tolerant(streams.stdin), streams.stdout, stderr=streams.stderr)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from fiveup.errors import UsageError
+from fiveup.harness.sources import printable
 from fiveup.reference.scoring import RAW_PER_DISPLAYED, tally
 
 from .common import Streams
@@ -19,11 +20,27 @@ HELP = "print a raw score as the documents' paper tally"
 FIFTY = "xXx"
 """One 50-point symbol in text: the big X between its small x."""
 STROKE = "|"
+MAX_SCORE = 100_000
+"""The largest score drawn (2,000 symbols): far past any match, and a line a terminal shows."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``tally``."""
-    parser.add_argument("score", type=int, metavar="SCORE", help="raw points (a multiple of 5)")
+    parser.add_argument(
+        "score",
+        type=_score,
+        metavar="SCORE",
+        help=f"raw points (a multiple of 5, at most {MAX_SCORE:,})",
+    )
+
+
+def _score(text: str) -> int:
+    """A whole number; the word quoted clipped, since it may be thousands of digits long."""
+    try:
+        return int(text)
+    except ValueError:
+        shown = printable(text if len(text) <= 40 else text[:40] + "...")
+        raise argparse.ArgumentTypeError(f"invalid int value: {shown!r}") from None
 
 
 def tally_text(raw: int) -> str:
@@ -37,6 +54,8 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     """Print the score, its displayed points, and its tally."""
     if args.score < 0:
         raise UsageError(f"the tally records scores of 0 or more, not {args.score} (TAL-1)")
+    if args.score > MAX_SCORE:
+        raise UsageError(f"SCORE {args.score}: too large to draw; the limit is {MAX_SCORE:,}")
     marks = tally(args.score)
     shown = args.score // RAW_PER_DISPLAYED
     streams.stdout.write(

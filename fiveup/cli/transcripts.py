@@ -11,14 +11,15 @@ printed.
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from fiveup.contract.players import PLAYER_COUNTS
 from fiveup.errors import UsageError
-from fiveup.harness.sources import printable
+from fiveup.harness.sources import printable, read_bounded
 from fiveup.transcripts import GOLDEN, POLICIES, Transcript, check_file
 
-from .common import Streams, positive_count, write_atomically
+from .common import Streams, check_writable, positive_count, write_atomically
 
 NAME = "transcripts"
 HELP = "write, check or print the golden transcripts of seeded matches"
@@ -78,21 +79,31 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
 
 
 def _write(directory: Path, transcripts: tuple[Transcript, ...], streams: Streams) -> int:
+    folder = printable(str(directory))
     if not directory.parent.is_dir():
-        folder, parent = printable(str(directory)), printable(str(directory.parent))
-        raise UsageError(f"--write {folder}: no such folder {parent}")
-    directory.mkdir(exist_ok=True)
+        raise UsageError(f"--write {folder}: no such folder {printable(str(directory.parent))}")
+    if os.path.lexists(directory) and not directory.is_dir():
+        raise UsageError(f"--write {folder}: is not a folder (name the folder to write into)")
+    try:
+        directory.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--write {folder}: cannot be made: {exc.strerror or exc}") from None
+    for transcript in transcripts:  # each file whole, or left as it was
+        check_writable(directory / transcript.file_name, "--write")
     for transcript in transcripts:
         path = directory / transcript.file_name
         lines = transcript.lines()
-        write_atomically(path, "".join(line + "\n" for line in lines))
+        write_atomically(path, "".join(line + "\n" for line in lines), "--write")
         streams.stdout.write(f"wrote {printable(str(path))} ({len(lines)} lines)\n")
     return 0
 
 
 def _is_transcript(path: Path) -> bool:
-    with path.open(encoding="utf-8", errors="replace") as fh:
-        return fh.readline().startswith(_HEADER_START + " ")
+    """Whether an extra ``*.txt`` file starts with a transcript's magic word (read bounded)."""
+    raw = read_bounded(path)
+    if isinstance(raw, str):
+        raise UsageError(f"--check: {printable(str(path))}: {raw}")
+    return raw.startswith((_HEADER_START + " ").encode())
 
 
 def _targets(directory: Path) -> dict[Path, Transcript | None]:
@@ -111,14 +122,17 @@ def _check(directory: Path, streams: Streams) -> int:
     failed = 0
     targets = _targets(directory)
     for path, transcript in targets.items():
-        if not path.exists():
+        if not os.path.lexists(path):
             folder = printable(str(directory))
             out.write(
                 f"{printable(str(path))}: missing (fiveup transcripts --write {folder} writes it)\n"
             )
             failed += 1
             continue
-        difference = check_file(path, transcript)
+        try:
+            difference = check_file(path, transcript)
+        except UsageError as exc:
+            raise UsageError(f"--check: {exc}") from None
         if difference is None:
             out.write(f"{printable(str(path))}: agrees\n")
         else:

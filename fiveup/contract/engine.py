@@ -14,7 +14,16 @@ from __future__ import annotations
 import enum
 from typing import Any, Final, Protocol, TypedDict, runtime_checkable
 
-__all__ = ["DEFAULT_ENGINE", "ENTRY_POINT_GROUP", "JSON", "Engine", "EngineInfo", "Level"]
+__all__ = [
+    "DEFAULT_ENGINE",
+    "ENTRY_POINT_GROUP",
+    "JSON",
+    "Engine",
+    "EngineInfo",
+    "Level",
+    "checks_observations",
+    "validates_requests",
+]
 
 ENTRY_POINT_GROUP: Final = "fiveup.engines"
 """The entry-point group in which Python engines register under a name."""
@@ -59,6 +68,9 @@ class Engine(Protocol):
     start and actions, see ``spec/protocol.md``) and returns the observation. It reports an
     action the rules forbid inside the observation (``error`` with the rule ID), not by raising;
     an exception means the engine itself failed.
+
+    Optional capabilities are attributes beyond these two, read only through the functions of
+    this module: :func:`validates_requests`, :func:`checks_observations`.
     """
 
     def info(self) -> EngineInfo:
@@ -68,3 +80,24 @@ class Engine(Protocol):
     def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
         """Play one case's start and actions; return what the engine observes."""
         ...
+
+
+# Optional capabilities: attributes an engine may have beyond the two methods, each read here.
+
+
+def validates_requests(engine: object) -> bool:
+    """Whether ``engine`` checks each request's ``given`` itself (``validates_requests = True``).
+
+    A server then skips the schema check of a request the engine answers, and asks the schema
+    only when the engine fails (the reference engine has it).
+    """
+    return bool(getattr(engine, "validates_requests", False))
+
+
+def checks_observations(engine: object) -> bool:
+    """Whether ``engine``'s observations are already shape-checked (``checks_observations``).
+
+    A process engine checks every reply against the schemas as it reads it; the runner then
+    skips its own check.
+    """
+    return bool(getattr(engine, "checks_observations", False))

@@ -23,6 +23,7 @@ from .engine import JSON, EngineInfo, Level
 
 __all__ = [
     "SCHEMA_NAMES",
+    "clip",
     "fixture_schema",
     "fixture_validator",
     "given_problem",
@@ -84,15 +85,19 @@ def fixture_validator() -> Validator:
     return jsonschema.Draft202012Validator(fixture_schema(), registry=_registry())
 
 
-def _clip(text: str) -> str:
-    return text if len(text) <= _CLIP else text[: _CLIP - 3] + "..."
+def clip(text: str, limit: int) -> str:
+    """``text`` shortened to ``limit`` characters, ``...`` marking the cut.
+
+    The one way the suite shortens a text from the other side (a message, a reply, a problem).
+    """
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _problem(validator: Validator, schema_name: str, value: JSON) -> str | None:
     if validator.is_valid(value):
         return None
     error = jsonschema.exceptions.best_match(validator.iter_errors(value))
-    return _clip(f"does not follow {schema_name}.json at {error.json_path}: {error.message}")
+    return clip(f"does not follow {schema_name}.json at {error.json_path}: {error.message}", _CLIP)
 
 
 def message_problem(name: str, message: JSON) -> str | None:

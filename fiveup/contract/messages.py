@@ -1,0 +1,272 @@
+"""The protocol's messages as typed values: one frozen class per message of ``spec/protocol.md``.
+
+The harness's process client and the server both build their lines from these classes and read
+the lines they receive back into them, so a message's shape is written once. ``to_json()`` gives
+the message as JSON-shaped data, ``from_json()`` reads it back and checks it against its schema
+of ``spec/schemas/protocol/`` (:func:`~fiveup.contract.shapes.problem`), raising
+:class:`MessageError` with what is wrong; ``from_json(m.to_json()) == m`` for every message.
+
+* :class:`Start` and :class:`Ready`: the handshake (``start.json``, ``ready.json``);
+* :class:`Run`: one request (``run.json``);
+* :class:`Observed`, :class:`Errored`, :class:`Unsupported`: the three kinds of reply
+  (``reply.json``), read by :func:`reply_from_json`;
+* :class:`Stop` and :class:`Stopped`: the end (``stop.json``, ``stopped.json``).
+
+:data:`COMPACT` is the one encoder of every line and :func:`clip` the one way a long text from
+the other side is shortened.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import ClassVar, Final
+
+from .engine import JSON, EngineInfo
+from .schemas import clip, ready_message
+from .shapes import problem as shape_problem
+
+__all__ = [
+    "COMPACT",
+    "Errored",
+    "MessageError",
+    "Observed",
+    "Ready",
+    "Reply",
+    "Run",
+    "Start",
+    "Stop",
+    "Stopped",
+    "Unsupported",
+    "clip",
+    "reply_from_json",
+]
+
+COMPACT: Final = json.JSONEncoder(separators=(",", ":"), allow_nan=False, check_circular=False)
+"""One encoder for every line sent; a cycle ends in RecursionError rather than being looked for."""
+
+
+class MessageError(ValueError):
+    """A message that does not follow its schema; ``problem`` reads after the message's name."""
+
+    def __init__(self, problem: str) -> None:
+        """``problem``: "does not follow reply.json at $.seq: ..."."""
+        super().__init__(problem)
+        self.problem = problem
+
+
+def _checked(schema: str, value: JSON) -> dict[str, JSON]:
+    problem = shape_problem(schema, value)
+    if problem:
+        raise MessageError(problem)
+    checked: dict[str, JSON] = value
+    return checked
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """``{"cmd": "start", "protocol": 1}``: the harness opens the session."""
+
+    protocol: int
+    schema: ClassVar[str] = "start"
+
+    def to_json(self) -> dict[str, JSON]:
+        """The message as JSON-shaped data."""
+        return {"cmd": "start", "protocol": self.protocol}
+
+    @classmethod
+    def from_json(cls, value: JSON) -> Start:
+        """Read a start message; MessageError if it does not follow ``start.json``."""
+        return cls(_checked(cls.schema, value)["protocol"])
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """The engine's answer to start: its protocol, name, version, levels and optional features.
+
+    ``features`` are the optional behaviours the engine declares (``"<level>.<feature>"``); the
+    message carries them only when there are some.
+    """
+
+    protocol: int
+    name: str
+    version: str
+    levels: tuple[str, ...]
+    features: tuple[str, ...] = ()
+    schema: ClassVar[str] = "ready"
+
+    def to_json(self) -> dict[str, JSON]:
+        """The message as JSON-shaped data."""
+        message = ready_message(self.info())  # the shape's home, which info_problem uses too
+        if self.features:
+            message["engine"]["features"] = list(self.features)
+        return message
+
+    @classmethod
+    def from_json(cls, value: JSON) -> Ready:
+        """Read a ready message; MessageError if it does not follow ``ready.json``."""
+        engine = _checked(cls.schema, value)["engine"]
+        return cls(
+            value["protocol"],
+            engine["name"],
+            engine["version"],
+            tuple(engine["levels"]),
+            tuple(engine.get("features", ())),
+        )
+
+    @classmethod
+    def from_info(cls, info: EngineInfo) -> Ready:
+        """The ready message that announces an engine with this identity (not checked)."""
+        return cls(info["protocol"], info["name"], info["version"], tuple(info["levels"]))
+
+    def info(self) -> EngineInfo:
+        """The engine's identity, as an in-process engine's ``info()`` gives it."""
+        return EngineInfo(
+            name=self.name, version=self.version, protocol=self.protocol, levels=list(self.levels)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """``{"cmd": "run", "seq": n, "level": ..., "given": {...}}``: one case's request."""
+
+    seq: int
+    level: str
+    given: dict[str, JSON]
+    schema: ClassVar[str] = "run"
+
+    def to_json(self) -> dict[str, JSON]:
+        """The message as JSON-shaped data."""
+        return {"cmd": "run", "seq": self.seq, "level": self.level, "given": self.given}
+
+    @classmethod
+    def from_json(cls, value: JSON) -> Run:
+        """Read a run request; MessageError if it does not follow ``run.json``."""
+        checked = _checked(cls.schema, value)
+        return cls(checked["seq"], checked["level"], checked["given"])
+
+
+@dataclass(frozen=True, slots=True)
+class Observed:
+    """The reply that carries the engine's observation of the request ``seq``."""
+
+    seq: int
+    observation: dict[str, JSON]
+
+    def to_json(self) -> dict[str, JSON]:
+        """The message as JSON-shaped data."""
+        return {"seq": self.seq, "observation": self.observation}
+
+    @classmethod
+    def from_json(cls, value: JSON) -> Observed:
+        """Read this kind of reply; MessageError if it is not one (see :func:`reply_from_json`)."""
+        reply = reply_from_json(value)
+        if not isinstance(reply, cls):
+            raise MessageError(f"is not a reply of the kind {cls.__name__}")
+        return reply
+
+
+@dataclass(frozen=True, slots=True)
+class Errored:
+    """The reply of an engine that failed on the request ``seq``, and why."""
+
+    seq: int
+    reason: str
+
+    def to_json(self) -> dict[str, JSON]:
+        """The message as JSON-shaped data."""
+        return {"seq": self.seq, "errored": self.reason}
+
+    @classmethod
+    def from_json(cls, value: JSON) -> Errored:
+        """Read this kind of reply; MessageError if it is not one (see :func:`reply_from_json`)."""
+        reply = reply_from_json(value)
+        if not isinstance(reply, cls):
+            raise MessageError(f"is not a reply of the kind {cls.__name__}")
+        return reply
+
+
+@dataclass(frozen=True, slots=True)
+class Unsupported:
+    """The reply of an engine that declines the request ``seq``, and why."""
+
+    seq: int
+    reason: str
+
+    def to_json(self) -> dict[str, JSON]:
+        """The message as JSON-shaped data."""
+        return {"seq": self.seq, "unsupported": self.reason}
+
+    @classmethod
+    def from_json(cls, value: JSON) -> Unsupported:
+        """Read this kind of reply; MessageError if it is not one (see :func:`reply_from_json`)."""
+        reply = reply_from_json(value)
+        if not isinstance(reply, cls):
+            raise MessageError(f"is not a reply of the kind {cls.__name__}")
+        return reply
+
+
+Reply = Observed | Errored | Unsupported
+"""The three kinds of reply to a run request (``reply.json``)."""
+
+_REPLY_KINDS: Final = {"observation": dict, "unsupported": str, "errored": str}
+
+
+def _plain_reply(value: JSON) -> bool:
+    """A quick test that implies ``reply.json``; the schema explains the other cases."""
+    if type(value) is not dict or len(value) != 2:
+        return False
+    seq = value.get("seq")
+    if type(seq) is not int or seq < 0:
+        return False
+    return any(type(value.get(key)) is kind for key, kind in _REPLY_KINDS.items())
+
+
+def reply_from_json(value: JSON) -> Reply:
+    """Read a reply; MessageError if it does not follow ``reply.json``.
+
+    The common case, a two-key object of the right types, is told at once; only the others are
+    validated against the schema, which explains what is wrong.
+    """
+    if not _plain_reply(value):
+        _checked("reply", value)
+    seq: int = value["seq"]
+    if "observation" in value:
+        return Observed(seq, value["observation"])
+    if "errored" in value:
+        return Errored(seq, value["errored"])
+    return Unsupported(seq, value["unsupported"])
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """``{"cmd": "stop"}``: the harness ends the session."""
+
+    schema: ClassVar[str] = "stop"
+
+    def to_json(self) -> dict[str, JSON]:
+        """The message as JSON-shaped data."""
+        return {"cmd": "stop"}
+
+    @classmethod
+    def from_json(cls, value: JSON) -> Stop:
+        """Read a stop message; MessageError if it does not follow ``stop.json``."""
+        _checked(cls.schema, value)
+        return cls()
+
+
+@dataclass(frozen=True, slots=True)
+class Stopped:
+    """``{"stopped": true}``: the engine's answer to stop."""
+
+    schema: ClassVar[str] = "stopped"
+
+    def to_json(self) -> dict[str, JSON]:
+        """The message as JSON-shaped data."""
+        return {"stopped": True}
+
+    @classmethod
+    def from_json(cls, value: JSON) -> Stopped:
+        """Read a stopped message; MessageError if it does not follow ``stopped.json``."""
+        _checked(cls.schema, value)
+        return cls()

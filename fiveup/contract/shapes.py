@@ -1,0 +1,430 @@
+"""The one entry point of shape checks: the protocol's schemas compiled, jsonschema behind.
+
+:func:`problem` (and :func:`observation_problem`, :func:`conforms`) is what every room asks:
+the typed messages (:mod:`fiveup.contract.messages`), the process client and the runner. The
+compiled code is an implementation detail of it.
+
+Checking an observation with ``jsonschema`` costs milliseconds, far more than playing the case;
+a fuzzing campaign checks thousands per second. :func:`conforms` compiles each protocol schema
+once into plain Python (the keywords the schemas use: ``type``, ``properties``, ``required``,
+``additionalProperties``, ``items``, ``prefixItems``, ``$ref``, ``oneOf``, ``if``/``then``, ...)
+that answers exactly what ``jsonschema`` answers on plain JSON. What it cannot decide exactly
+(a float where an integer is expected, a keyword it does not know, a value no JSON parser
+makes) it hands to ``jsonschema``, so the answer is always the validator's; and a problem is
+always described by ``jsonschema`` (:func:`problem`). ``tests/test_shapes.py`` holds the two
+equal over many observations, valid and broken.
+"""
+
+from __future__ import annotations
+
+import numbers
+import re
+from collections.abc import Callable
+from functools import cache
+from typing import Any, Final
+from urllib.parse import urldefrag, urljoin
+
+from .engine import JSON, Level
+from .schemas import SCHEMA_NAMES, message_problem, protocol_schema
+
+__all__ = ["Unknown", "compiled", "conforms", "observation_problem", "problem"]
+
+
+class Unknown(Exception):
+    """The compiled check cannot decide this value exactly; ``jsonschema`` must."""
+
+
+_SIMPLE_TYPES: Final = {
+    "object": "isinstance({v}, dict)",
+    "array": "isinstance({v}, list)",
+    "string": "isinstance({v}, str)",
+    "null": "{v} is None",
+    "boolean": "isinstance({v}, bool)",
+    "integer": "(type({v}) is int or _integer({v}))",
+    "number": "(type({v}) is int or _number({v}))",
+}
+_KNOWN: Final = frozenset(
+    {
+        "$schema", "$id", "$defs", "title", "description", "examples", "$comment",
+        "type", "properties", "required", "additionalProperties", "items", "prefixItems",
+        "minItems", "maxItems", "minimum", "maximum", "pattern", "minLength", "not", "oneOf",
+        "anyOf", "allOf", "if", "then", "else", "const", "enum", "$ref", "propertyNames",
+        "multipleOf", "uniqueItems",
+    }
+)  # fmt: skip
+
+
+_MEMO: Final = 4096
+"""How many valid texts each leaf check remembers."""
+_ALIAS: Final = frozenset({"$ref", "description", "title", "$comment"})
+_INLINE: Final = frozenset(
+    {"type", "const", "pattern", "minimum", "maximum", "not", "$ref", "description", "title"}
+)
+
+
+def _integer(value: object) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    if isinstance(value, float):
+        raise Unknown  # 1.0 is an integer to JSON Schema; leave such values to jsonschema
+    return False
+
+
+def _number(value: object) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        return True
+    if isinstance(value, numbers.Number):
+        raise Unknown  # Decimal, Fraction, ...: numbers to jsonschema, never made by a parser
+    return False
+
+
+_SCALARS: Final = (str, int, bool)
+
+
+def _equal(value: object, const: object) -> bool:
+    """JSON equality (``true`` is not ``1``) of a value and a ``const`` that is a scalar."""
+    if value is None or const is None:
+        return value is const
+    kind = type(value)
+    if kind is type(const):
+        return bool(value == const)
+    if kind in _SCALARS or kind is dict or kind is list:
+        return False
+    raise Unknown  # 1.0 equals 1 to JSON Schema, and subclasses are left to jsonschema
+
+
+def _unique(items: list[Any]) -> bool:
+    if all(type(item) is str for item in items):
+        return len(set(items)) == len(items)
+    raise Unknown
+
+
+class _Compiler:
+    """Turns schemas into Python source: one function per schema object, memoised by URI."""
+
+    def __init__(self) -> None:
+        self.resources = {
+            schema["$id"]: schema for schema in (protocol_schema(n) for n in SCHEMA_NAMES)
+        }
+        self.names: dict[str, str] = {}
+        self.count = 0
+        self.lines: list[str] = []
+        self.env: dict[str, Any] = {
+            "_integer": _integer,
+            "_number": _number,
+            "_equal": _equal,
+            "_unique": _unique,
+            "Unknown": Unknown,
+        }
+
+    def resolve(self, base: str, ref: str) -> tuple[str, Any]:
+        uri = urljoin(base, ref)
+        document, fragment = urldefrag(uri)
+        node: Any = self.resources[document]
+        for part in fragment.lstrip("/").split("/") if fragment else ():
+            node = node[part.replace("~1", "/").replace("~0", "~")]
+        return uri, node
+
+    def function(self, uri: str, node: Any, base: str) -> str:
+        """The name of the function that checks ``node`` (compiled on first use)."""
+        if uri in self.names:
+            return self.names[uri]
+        if isinstance(node, dict) and "$ref" in node and set(node) <= _ALIAS:
+            target_uri, target = self.resolve(urljoin(base, node.get("$id", "")), node["$ref"])
+            self.names[uri] = f"_alias{len(self.names)}"  # a cycle of bare refs stays sound
+            name = self.check(target, urldefrag(target_uri)[0], target_uri)
+            self.names[uri] = name
+            return name
+        name = f"_f{len(self.names)}"
+        self.names[uri] = name
+        body = self.body(node, base, uri)
+        self.lines += [f"def {name}(x):", *("    " + line for line in body), "    return True"]
+        return name
+
+    def check(self, node: Any, base: str, where: str) -> str:
+        """A call that checks a subschema at ``where`` (a name for the memo)."""
+        if node is True:
+            return "True"
+        if node is False:
+            return "False"
+        return self.function(where, node, base)
+
+    def body(self, node: Any, base: str, uri: str) -> list[str]:
+        """The statements of the function that checks ``node``."""
+        if node is True:
+            return []
+        if node is False:
+            return ["return False"]
+        if not isinstance(node, dict) or not set(node) <= _KNOWN:
+            return ["raise Unknown"]
+        base = urljoin(base, node.get("$id", ""))
+        kinds = node.get("type")
+        names = [] if kinds is None else [kinds] if isinstance(kinds, str) else list(kinds)
+        if not all(kind in _SIMPLE_TYPES for kind in names):
+            return ["raise Unknown"]
+        if names:
+            test = " or ".join(_SIMPLE_TYPES[kind].format(v="x") for kind in names)
+            out = [f"if not ({test}): return False"]
+        else:
+            out = []
+        single = kinds if isinstance(kinds, str) else None
+        out += self.value_lines(node)
+        numbers = self.number_lines(node)
+        if numbers is None:
+            return ["raise Unknown"]
+        for kind, lines in (
+            ("number", numbers),
+            ("string", self.string_lines(node)),
+            ("object", self.object_lines(node, base, uri)),
+            ("array", self.array_lines(node, base, uri)),
+        ):
+            out += _guarded(kind, single, lines)
+        return out + self.combinator_lines(node, base, uri)
+
+    def value_lines(self, node: dict[str, Any]) -> list[str]:
+        lines = []
+        if "const" in node:
+            const = self.constant(_scalar_or_unknown(node["const"]))
+            lines.append(f"if not _equal(x, {const}): return False")
+        if "enum" in node:
+            values = self.constant(tuple(_scalar_or_unknown(v) for v in node["enum"]))
+            lines.append(f"if not any(_equal(x, e) for e in {values}): return False")
+        return lines
+
+    def number_lines(self, node: dict[str, Any]) -> list[str] | None:
+        lines = []
+        if "minimum" in node:
+            lines.append(f"if x < {self.constant(node['minimum'])}: return False")
+        if "maximum" in node:
+            lines.append(f"if x > {self.constant(node['maximum'])}: return False")
+        if "multipleOf" in node:
+            step = node["multipleOf"]
+            if type(step) is not int:
+                return None
+            lines += ["if type(x) is not int: raise Unknown", f"if x % {step}: return False"]
+        return lines
+
+    def string_lines(self, node: dict[str, Any]) -> list[str]:
+        lines = []
+        if "pattern" in node:
+            pattern = self.constant(re.compile(node["pattern"]))
+            lines.append(f"if not {pattern}.search(x): return False")
+        if "minLength" in node:
+            lines.append(f"if len(x) < {int(node['minLength'])}: return False")
+        return lines
+
+    def combinator_lines(self, node: dict[str, Any], base: str, uri: str) -> list[str]:
+        out = []
+        if "$ref" in node:
+            target_uri, target = self.resolve(base, node["$ref"])
+            target_base = urldefrag(target_uri)[0]
+            out.append(f"if not {self.check(target, target_base, target_uri)}(x): return False")
+        for i, sub in enumerate(node.get("allOf", ())):
+            out.append(f"if not {self.call(sub, base, f'{uri}/allOf/{i}')}: return False")
+        if "anyOf" in node:
+            calls = [self.call(s, base, f"{uri}/anyOf/{i}") for i, s in enumerate(node["anyOf"])]
+            out.append(f"if not ({' or '.join(calls)}): return False")
+        if "oneOf" in node:
+            calls = [self.call(s, base, f"{uri}/oneOf/{i}") for i, s in enumerate(node["oneOf"])]
+            out.append(f"if ({' + '.join(f'bool({c})' for c in calls)}) != 1: return False")
+        if "not" in node:
+            out.append(f"if {self.call(node['not'], base, f'{uri}/not')}: return False")
+        if "if" in node:
+            test = self.call(node["if"], base, f"{uri}/if")
+            then = self.call(node.get("then", True), base, f"{uri}/then")
+            other = self.call(node.get("else", True), base, f"{uri}/else")
+            out.append(f"if not (({then}) if ({test}) else ({other})): return False")
+        return out
+
+    def call(self, node: Any, base: str, where: str, var: str = "x") -> str:
+        """An expression that checks ``var`` against the subschema ``node``."""
+        if node is True:
+            return "True"
+        if node is False:
+            return "False"
+        parts = self.inline_parts(node, base, var, 0)
+        if parts is None:
+            return f"{self.function(where, node, base)}({var})"
+        if not parts:
+            return "True"
+        if node.get("type") != "string":
+            return f"({' and '.join(parts)})"
+        # Texts of the notation repeat (28 tiles, a few hundred points): each is judged once.
+        test = " and ".join(self.inline_parts(node, base, "v", 0) or ())
+        known = self.constant(set())
+        leaf = f"_leaf{self.count}"
+        self.lines += [
+            f"def {leaf}(v, _known={known}):",
+            f"    if not ({test}): return False",
+            f"    if len(_known) < {_MEMO}: _known.add(v)",
+            "    return True",
+        ]
+        return f"((type({var}) is str and {var} in {known}) or {leaf}({var}))"
+
+    def inline_parts(self, node: Any, base: str, var: str, depth: int) -> list[str] | None:
+        """The checks of a small leaf schema as expressions to join by ``and``, or None."""
+        if not isinstance(node, dict) or depth > 4 or not set(node) <= _INLINE:
+            return None
+        base = urljoin(base, node.get("$id", ""))
+        kinds = node.get("type")
+        if kinds is not None and kinds not in _SIMPLE_TYPES:
+            return None  # a list of types, or an unknown one
+        parts = [] if kinds is None else [_SIMPLE_TYPES[kinds].format(v=var)]
+        if "const" in node:
+            parts.append(f"_equal({var}, {self.constant(_scalar_or_unknown(node['const']))})")
+        if "pattern" in node:
+            test = f"{self.constant(re.compile(node['pattern']))}.search({var})"
+            parts.append(test if kinds == "string" else f"(not isinstance({var}, str) or {test})")
+        for word, op in (("minimum", ">="), ("maximum", "<=")):
+            if word in node:
+                test = f"{var} {op} {self.constant(node[word])}"
+                parts.append(test if kinds == "integer" else f"(not _number({var}) or {test})")
+        for word in ("not", "$ref"):
+            if word in node:
+                inner = self.inline_sub(word, node[word], base, var, depth)
+                if inner is None:
+                    return None
+                parts.append(inner)
+        return parts
+
+    def inline_sub(self, word: str, sub: Any, base: str, var: str, depth: int) -> str | None:
+        """The inline check of a ``not`` or a ``$ref`` inside a leaf schema, or None."""
+        if word == "$ref":
+            target_uri, sub = self.resolve(base, sub)
+            base = urldefrag(target_uri)[0]
+        inner = self.inline_parts(sub, base, var, depth + 1)
+        if inner is None:
+            return None
+        joined = f"({' and '.join(inner)})" if inner else "True"
+        return f"not {joined}" if word == "not" else joined
+
+    def constant(self, value: object) -> str:
+        self.count += 1
+        name = f"_c{self.count}"
+        self.env[name] = value
+        return name
+
+    def object_lines(self, node: dict[str, Any], base: str, uri: str) -> list[str]:
+        lines: list[str] = []
+        required = frozenset(node.get("required", ()))
+        if required:
+            lines.append(f"if not x.keys() >= {self.constant(required)}: return False")
+        properties: dict[str, Any] = node.get("properties", {})
+        for key, sub in properties.items():
+            check = self.call(sub, base, f"{uri}/properties/{key}", "v")
+            if check == "True":
+                continue
+            if key in required:
+                lines.append(f"v = x[{self.constant(key)}]")
+                lines.append(f"if not {check}: return False")
+                continue
+            lines.append(f"v = x.get({self.constant(key)}, Unknown)")
+            lines.append(f"if v is not Unknown and not {check}: return False")
+        extra = node.get("additionalProperties", True)
+        if extra is False:
+            lines.append(f"if not x.keys() <= {self.constant(frozenset(properties))}: return False")
+        elif extra is not True:
+            known = self.constant(frozenset(properties))
+            check = self.call(extra, base, f"{uri}/additionalProperties", "v")
+            lines.append("for k, v in x.items():")
+            lines.append(f"    if k not in {known} and not {check}: return False")
+        if "propertyNames" in node:
+            check = self.call(node["propertyNames"], base, f"{uri}/propertyNames", "k")
+            lines.append("for k in x:")
+            lines.append(f"    if not {check}: return False")
+        return lines
+
+    def array_lines(self, node: dict[str, Any], base: str, uri: str) -> list[str]:
+        lines: list[str] = []
+        if "minItems" in node:
+            lines.append(f"if len(x) < {int(node['minItems'])}: return False")
+        if "maxItems" in node:
+            lines.append(f"if len(x) > {int(node['maxItems'])}: return False")
+        prefix = node.get("prefixItems", [])
+        for i, sub in enumerate(prefix):
+            check = self.call(sub, base, f"{uri}/prefixItems/{i}", f"x[{i}]")
+            lines.append(f"if len(x) > {i} and not {check}: return False")
+        if "items" in node:
+            items = node["items"]
+            if items is False:
+                lines.append(f"if len(x) > {len(prefix)}: return False")
+            elif items is not True:
+                check = self.call(items, base, f"{uri}/items", "v")
+                rest = f"x[{len(prefix)}:]" if prefix else "x"
+                lines.append(f"for v in {rest}:")
+                lines.append(f"    if not {check}: return False")
+        if node.get("uniqueItems") is True:
+            lines.append("if not _unique(x): return False")
+        return lines
+
+
+_GUARDS: Final = {
+    "object": "isinstance(x, dict)",
+    "array": "isinstance(x, list)",
+    "string": "isinstance(x, str)",
+    "number": "(type(x) is int or _number(x))",
+}
+
+
+def _guarded(kind: str, single: str | None, lines: list[str]) -> list[str]:
+    """``lines`` run only when the value is of ``kind`` (as JSON Schema applies keywords)."""
+    if not lines or single == kind or (single == "integer" and kind == "number"):
+        return lines
+    return [f"if {_GUARDS[kind]}:", *("    " + line for line in lines)]
+
+
+def _scalar_or_unknown(value: object) -> object:
+    if value is None or type(value) in _SCALARS:
+        return value
+    raise _Unsupported
+
+
+class _Unsupported(Exception):
+    """A schema keyword value the compiler does not handle (the check is left to jsonschema)."""
+
+
+def _always_unknown(value: JSON) -> bool:
+    raise Unknown
+
+
+@cache
+def compiled(name: str) -> Callable[[JSON], bool]:
+    """The compiled check of the protocol schema ``name``: True, False, or raises Unknown."""
+    compiler = _Compiler()
+    schema = protocol_schema(name)
+    try:
+        entry = compiler.function(schema["$id"], schema, schema["$id"])
+    except (_Unsupported, KeyError, re.error):
+        return _always_unknown
+    namespace = dict(compiler.env)
+    exec("\n".join(compiler.lines), namespace)  # the source is built above from the schemas
+    check: Callable[[JSON], bool] = namespace[entry]
+    return check
+
+
+def conforms(name: str, value: JSON) -> bool:
+    """True exactly when ``value`` follows the protocol schema ``name`` (as jsonschema says)."""
+    try:
+        return bool(compiled(name)(value))
+    except (Unknown, RecursionError):
+        return message_problem(name, value) is None
+
+
+def problem(name: str, value: JSON) -> str | None:
+    """What is wrong with ``value`` as the protocol message ``name`` (jsonschema's words)."""
+    try:
+        if compiled(name)(value):
+            return None
+    except (Unknown, RecursionError):
+        pass
+    return message_problem(name, value)
+
+
+def observation_problem(level: Level | str, observation: JSON) -> str | None:
+    """What is wrong with the shape of an observation of ``level``, or None if it fits."""
+    name = level.value if isinstance(level, Level) else level
+    return problem(f"observation-{name}", observation)

@@ -1,0 +1,123 @@
+"""The protocol's typed messages (fiveup.contract.messages): each round-trips and is checked.
+
+Every class gives the JSON its schema of spec/schemas/protocol/ describes, reads it back equal,
+and refuses, with the schema's words, what does not follow it; the quick path for replies
+agrees with the schema on every reply it lets through.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from fiveup.contract.engine import JSON
+from fiveup.contract.messages import (
+    COMPACT,
+    Errored,
+    MessageError,
+    Observed,
+    Ready,
+    Run,
+    Start,
+    Stop,
+    Stopped,
+    Unsupported,
+    clip,
+    reply_from_json,
+)
+from fiveup.contract.schemas import message_problem
+
+GIVEN = {"function": "credit", "input": 15}
+
+MESSAGES = [
+    (Start(1), "start"),
+    (Ready(1, "an engine", "0.1", ("scoring", "layout")), "ready"),
+    (Run(7, "scoring", GIVEN), "run"),
+    (Observed(7, {"value": 15}), "reply"),
+    (Errored(7, "it broke"), "reply"),
+    (Unsupported(7, "not this one"), "reply"),
+    (Stop(), "stop"),
+    (Stopped(), "stopped"),
+]
+
+
+@pytest.mark.parametrize(
+    ("message", "schema"), MESSAGES, ids=[type(m).__name__ for m, _ in MESSAGES]
+)
+def test_each_message_follows_its_schema_and_round_trips(message: object, schema: str) -> None:
+    data = message.to_json()  # type: ignore[attr-defined]
+    assert message_problem(schema, data) is None
+    assert type(message).from_json(data) == message  # type: ignore[attr-defined]
+
+
+def test_the_lines_are_the_ones_the_protocol_documents() -> None:
+    assert COMPACT.encode(Start(1).to_json()) == '{"cmd":"start","protocol":1}'
+    assert COMPACT.encode(Stop().to_json()) == '{"cmd":"stop"}'
+    assert COMPACT.encode(Stopped().to_json()) == '{"stopped":true}'
+    assert COMPACT.encode(Run(3, "scoring", GIVEN).to_json()) == (
+        '{"cmd":"run","seq":3,"level":"scoring","given":{"function":"credit","input":15}}'
+    )
+    assert COMPACT.encode(Ready(1, "e", "1", ("round",)).to_json()) == (
+        '{"ready":true,"protocol":1,"engine":{"name":"e","version":"1","levels":["round"]}}'
+    )
+
+
+def test_ready_carries_features_only_when_there_are_some() -> None:
+    plain = Ready(1, "e", "1", ("round",))
+    assert "features" not in plain.to_json()["engine"]
+    featured = Ready(1, "e", "1", ("round",), ("round.example",))
+    assert featured.to_json()["engine"]["features"] == ["round.example"]
+    assert plain.info() == {"name": "e", "version": "1", "protocol": 1, "levels": ["round"]}
+    assert Ready.from_info(plain.info()) == plain
+
+
+BAD: list[tuple[type, JSON, str]] = [
+    (Start, {"cmd": "start"}, "protocol"),
+    (Ready, {"ready": True, "protocol": 1}, "engine"),
+    (Ready, [], "object"),
+    (Run, {"cmd": "run", "seq": -1, "level": "scoring", "given": {}}, "$.seq"),
+    (Stop, {"cmd": "halt"}, "stop"),
+    (Stopped, {"stopped": False}, "True"),
+    (Observed, {"seq": 1, "errored": "x"}, "not a reply of the kind Observed"),
+]
+
+
+@pytest.mark.parametrize(("cls", "data", "words"), BAD, ids=lambda v: str(v)[:30])
+def test_a_message_that_does_not_follow_its_schema_is_refused_in_its_words(
+    cls: type, data: JSON, words: str
+) -> None:
+    with pytest.raises(MessageError) as caught:
+        cls.from_json(data)  # type: ignore[attr-defined]
+    assert words in caught.value.problem
+
+
+REPLIES: list[JSON] = [
+    {"seq": 1, "observation": {}},
+    {"seq": 0, "errored": ""},
+    {"seq": 2, "unsupported": "no"},
+    {"seq": True, "observation": {}},
+    {"seq": -1, "errored": "x"},
+    {"seq": 1.0, "errored": "x"},
+    {"seq": 1, "observation": []},
+    {"seq": 1, "errored": "x", "extra": 1},
+    {"seq": 1, "errored": "x", "unsupported": "y"},
+    {"seq": 1},
+    {"observation": {}},
+    [],
+    None,
+]
+
+
+@pytest.mark.parametrize("data", REPLIES, ids=repr)
+def test_reading_a_reply_agrees_with_the_schema(data: JSON) -> None:
+    problem = message_problem("reply", data)
+    try:
+        reply = reply_from_json(data)
+    except MessageError as exc:
+        assert problem is not None and exc.problem == problem
+    else:
+        assert problem is None and reply.to_json() == data
+
+
+def test_clip_keeps_short_text_and_marks_the_cut() -> None:
+    assert clip("short", 10) == "short"
+    assert clip("x" * 20, 10) == "x" * 7 + "..."
