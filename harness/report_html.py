@@ -280,7 +280,7 @@ def _differences(page: _Page, o: Outcome) -> None:
         page.add(f'<p class="note">and {more} more differences not listed</p>')
 
 
-def _case(page: _Page, o: Outcome, args: list[str], rerun: bool = True) -> None:
+def _case(page: _Page, o: Outcome, args: list[str]) -> None:
     case = o.result.case
     kind = o.verdict.name.lower()
     page.add(
@@ -306,8 +306,7 @@ def _case(page: _Page, o: Outcome, args: list[str], rerun: bool = True) -> None:
             f'<details><summary>request</summary><pre class="request">{_clean(request)}</pre>'
             "</details>"
         )
-    if rerun:
-        page.add(f'<p>rerun: <code class="rerun">{_clean(rerun_command(args, case.id))}</code></p>')
+    page.add(f'<p>rerun: <code class="rerun">{_clean(rerun_command(args, case.id))}</code></p>')
     page.add("</article>")
 
 
@@ -388,12 +387,7 @@ def _fresh(page: _Page) -> None:
         f"{len(bad)} failed or errored of {len(run.fresh)}</p>",
     )
     for o in bad[:MAX_DETAILED]:
-        _case(page, o, page.engine_args, rerun=False)
-    if bad:
-        per_level = max(sum(f.result.case.level is o.result.case.level for f in run.fresh)
-                        for o in run.fresh)  # fmt: skip
-        again = [*page.engine_args, "--fresh", str(per_level), "--seed", str(run.fresh_seed)]
-        page.add(f"<p>rerun: <code>{_clean(shlex.join(['fiveup', 'certify', *again]))}</code></p>")
+        _case(page, o, page.engine_args)
     page.add("</section>")
 
 
