@@ -32,6 +32,12 @@ MAX_TALLIED: Final = 8
 """The most scores of one list drawn as tallies (a side each: four at most)."""
 
 
+RULE_COUNTS: Final = (
+    "by rule: cases whose first difference falls under the rule (without one: its primary rule)"
+)
+"""What the per-rule counts of every report count (a fixture's ``rules:`` may list many)."""
+
+
 def tally_of(value: JSON, tally: Tally) -> str:
     """A score (or a list of scores) as tallies; what the tally cannot record stays a number.
 
@@ -258,6 +264,7 @@ def _tallies(run: Run) -> list[str]:
     out += _table("by level", _sorted_groups("level", by_level), {})
     out += _table("by section", _sorted_groups("section", by_section), sections)
     out += _table("by rule", _sorted_groups("rule", by_rule), {})
+    out.append(f"  ({RULE_COUNTS})")
     return out
 
 

@@ -26,7 +26,15 @@ from fiveup.render.text import Lang, describe
 
 from .certify import Conclusion, Outcome, Run, Verdict
 from .levels import LEVELS
-from .report import Tally, conclusion_line, layout_text, rerun_command, score_tallies, summaries
+from .report import (
+    RULE_COUNTS,
+    Tally,
+    conclusion_line,
+    layout_text,
+    rerun_command,
+    score_tallies,
+    summaries,
+)
 from .rules import spec_sections
 from .sources import printable
 
@@ -215,7 +223,10 @@ def _tables(page: _Page) -> None:
                 f'<tr{ident}{_row_class(counts)}><td class="name">{_clean(group)}</td>'
                 f"{cells}{label}</tr>"
             )
-        page.add("</tbody></table></section>")
+        page.add("</tbody></table>")
+        if name == "rule":
+            page.add(f'<p class="note" id="rule-counts">{_clean(RULE_COUNTS)}.</p>')
+        page.add("</section>")
 
 
 def _figure(page: _Page, caption: str, layout: JSON, credit: int | None) -> str:

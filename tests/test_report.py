@@ -109,6 +109,7 @@ def test_text_report_sections_use_spec_titles() -> None:
     line = next(ln for ln in sections.splitlines() if ln.startswith("  MAT "))
     assert line.split()[1:8] == ["1", "0", "0", "0", "0", "0", "1"]
     assert line.endswith("the end of the match")
+    assert "\n  (by rule: cases whose first difference falls under the rule " in text
 
 
 def test_a_clean_run_conforms() -> None:

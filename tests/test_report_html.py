@@ -211,3 +211,9 @@ def test_fiveup_harness_report_html_the_default_diagrams_carry_the_english_descr
     assert first.findtext(f"{svg}title") == "expected"
     assert "Tiles:" in (first.findtext(f"{svg}desc") or "")
     assert first.get("role") == "img"
+
+
+def test_fiveup_harness_report_html_the_rule_table_says_what_it_counts(wrong_run: Run) -> None:
+    root = parse(html_report(wrong_run, []))
+    said = text_of(by_id(root, "rule-counts"))
+    assert said.startswith("by rule: cases whose first difference falls under the rule")
