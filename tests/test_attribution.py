@@ -13,7 +13,7 @@ WORKED = load_corpus().by_id()
 def test_fiveup_harness_attribution_a_worked_examples_spinner_connection_counts_under_spn() -> None:
     case = WORKED["doc.layout.branches-1-5"]
     assert "LAY-1" in case.rules and "SPN-3" in case.rules
-    expected = case.expect["layout"]["connections"]  # type: ignore[index]
+    expected = case.expect["layout"]["connections"]
     wrong = [*expected[:4], ["[1|1]:branch-b", "[1|5]:low"]]  # the other branch of [1|1]
     diff = Difference("/layout/connections", expected, wrong)
     assert rule_of(case, diff) == "SPN-3"
