@@ -443,7 +443,7 @@ def _declines(page: _Page) -> None:
         f"level ({_clean(by_level)}): an engine that claims a level answers all of its cases. "
         'Each is listed under <a href="#unsupported">Declined cases</a>.</p><ul>',
         *(
-            f"<li>{n} x <code>{_clean(_cut(reason, 300))}</code></li>"
+            f"<li>{n} case{'s' if n != 1 else ''}: <code>{_clean(_cut(reason, 300))}</code></li>"
             for reason, n in sorted(reasons.items(), key=lambda item: -item[1])
         ),
         "</ul></section>",

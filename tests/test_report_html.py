@@ -229,3 +229,35 @@ def test_fiveup_harness_report_html_the_rule_table_says_what_it_counts(wrong_run
     root = parse(html_report(wrong_run, []))
     said = text_of(by_id(root, "rule-counts"))
     assert said.startswith("by rule: cases whose first difference falls under the rule")
+
+
+class _Declining:
+    """Declares scoring and declines every case that is not a credit (a partial engine)."""
+
+    def info(self) -> dict[str, object]:
+        return {"name": "declining", "version": "1", "protocol": 1, "levels": ["scoring"]}
+
+    def run(self, level: str, given: dict[str, object]) -> dict[str, object]:
+        from fiveup.errors import UnsupportedCase
+
+        if given.get("function") != "credit":
+            raise UnsupportedCase(f"no {given.get('function')} here")
+        total = given["input"]
+        assert isinstance(total, int)
+        return {"value": total if total > 0 and total % 5 == 0 else 0}
+
+
+def test_fiveup_harness_report_html_declines_that_fail_the_run_lead_the_page() -> None:
+    corpus = load_corpus()
+    run = certify(_Declining(), corpus, corpus.cases)  # type: ignore[arg-type]
+    failing = run.declined()
+    assert failing
+    page = html_report(run, [])
+    root = parse(page)
+    top = text_of(by_id(root, "declines"))
+    said = " ".join(top.split())
+    assert f"{len(failing)} declined cases of a declared level ({len(failing)} of scoring)" in said
+    assert "10 cases: no displayed here" in said
+    assert (
+        page.index('id="declines"') < page.index('id="identity"') < page.index('id="unsupported"')
+    )
