@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import shlex
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from fiveup import PROTOCOL_VERSION, SUITE_VERSION
 from fiveup.contract.engine import JSON
@@ -31,6 +33,7 @@ from fiveup.render.text import Lang, describe
 from fiveup.site.build import fixture_name
 
 from .certify import Conclusion, Outcome, Run, Verdict
+from .corpus import bundled_fixture_dir
 from .levels import LEVELS
 from .report import (
     RULE_COUNTS,
@@ -174,7 +177,10 @@ class _Page:
     def fixture(self, file: str, line: int) -> str:
         """A case's fixture file and line, linked to the site's copy of the file."""
         shown = f"<code>{_clean(f'{file}:{line}')}</code>"
-        if self.site is None or file.startswith("("):
+        # The site holds the bundled fixtures only: a --fixtures file or a fresh case has none.
+        if self.site is None or not Path(os.path.abspath(file)).is_relative_to(
+            bundled_fixture_dir()
+        ):
             return shown
         href = f"{self.site}/{fixture_name(file)}"
         return f'<a class="fixture" href="{_clean(href)}">{shown}</a>'

@@ -69,3 +69,17 @@ def test_spec_copy_a_file_in_the_way_of_the_copy_is_refused(tmp_path: Path) -> N
     code, _, err = certify("--format", "html", "--output", str(tmp_path / "r.html"))
     assert code == 2 and "is in the way of the spec's copy" in err
     assert (tmp_path / "r-spec").read_text(encoding="utf-8") == "mine"
+
+
+def test_spec_copy_a_case_of_other_fixtures_names_its_file_without_a_dead_link(
+    tmp_path: Path,
+) -> None:
+    mine = tmp_path / "mine.yaml"
+    bundled = Path(__file__).parent.parent / "fixtures" / "scoring.yaml"
+    mine.write_text(bundled.read_text(encoding="utf-8"), encoding="utf-8")
+    report = tmp_path / "r.html"
+    code, _, _ = certify("--fixtures", str(mine), "--format", "html", "--output", str(report))
+    assert code == 1
+    page = report.read_text(encoding="utf-8")
+    assert "mine.yaml:" in page and 'href="r-spec/fixtures/mine.yaml"' not in page
+    assert 'href="r-spec/rules/SCR-2.html#SCR-2"' in page
