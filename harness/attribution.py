@@ -4,7 +4,9 @@ Each key of an observation is governed by a rule of the spec: a placement's ``cr
 an available point of a branch by SPN-2, a round's ``pips`` by PEN-1, and so on. :data:`GOVERNS`
 lists, for the last key of a difference's path, the rules that may govern it, most specific
 first; a difference is counted under the first of them that its case checks, or else the first
-of them. A refusal is counted under the rule the case expects to refuse it. A difference whose
+of them. A placement (a connection, a play) that differs at a spinner's side is the spinner
+rule's (SPN-*), not LAY-1's, whatever rules the case lists: the difference decides, not the
+case. A refusal is counted under the rule the case expects to refuse it. A difference whose
 key names no rule (a list of the wrong length, a scoring value) is counted under the case's
 primary rule.
 """
@@ -61,6 +63,9 @@ _POINT_RULES: Final = {
     "branch-b": ("SPN-2", "SPN-3", "SPN-4"),
 }
 _REPLAY_NOTE = "a refused action changed the game"
+_SPINNER_SIDE = re.compile(r"\[\d\|\d\]:(line-[ab]|branch-[ab])")
+_PLACING: Final = frozenset({"connections", "play"})
+"""Keys whose values name connection points: the point decides the rule."""
 
 
 def _choose(candidates: Sequence[str], rules: Sequence[str]) -> str:
@@ -81,6 +86,44 @@ def _expected_refusal(case: Case) -> str | None:
     return str(error["rule"]) if isinstance(error, dict) and "rule" in error else None
 
 
+def _strings(value: JSON) -> list[str]:
+    found: list[str] = []
+    todo = [value]
+    while todo and len(found) < 64:  # an engine may send any list: look at a few
+        item = todo.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, list):
+            todo.extend(reversed(item))
+    return found
+
+
+def _spinner_side(expected: JSON, actual: JSON) -> str | None:
+    """The spinner side (``line-a``...) that the first differing placement names, if any."""
+    if isinstance(expected, list) and isinstance(actual, list):
+        for index in range(max(len(expected), len(actual))):
+            want = expected[index] if index < len(expected) else None
+            got = actual[index] if index < len(actual) else None
+            if want != got:
+                expected, actual = want, got
+                break
+    for text in [*_strings(expected), *_strings(actual)]:
+        side = _SPINNER_SIDE.search(text)
+        if side:
+            return side[1]
+    return None
+
+
+def _same_tile(expected: JSON, actual: JSON) -> bool:
+    """Not two plays of different tiles (``[1|5]@...`` against ``[2|3]@...``).
+
+    Two tiles apart are no question of where a tile goes.
+    """
+    if isinstance(expected, str) and isinstance(actual, str):
+        return expected.split("@")[0] == actual.split("@")[0]
+    return True
+
+
 def rule_of(case: Case, difference: Difference) -> str:
     """The rule ``difference`` is counted under."""
     parts = [part for part in difference.path.split("/") if part]
@@ -99,6 +142,10 @@ def rule_of(case: Case, difference: Difference) -> str:
             return _choose(_POINT_RULES[point[1]], case.rules)
         if part == "points":
             return _choose(("SPN-2", "LAY-2", "CNT-1"), case.rules)
+        if part in _PLACING and _same_tile(difference.expected, difference.actual):
+            side = _spinner_side(difference.expected, difference.actual)
+            if side is not None:
+                return _choose(_POINT_RULES[side], case.rules)
         if part in GOVERNS:
             return _choose(GOVERNS[part], case.rules)
     return case.primary_rule

@@ -5,6 +5,10 @@ case's *status*, what the engine did, so that a baseline of expected failures in
 not hide a change. A case that passed in the old run and fails or errs in the new one is a
 **regression**; the reverse is a **fix**; a case that fails in both with other differences has
 **changed**.
+
+Two runs are compared only when they are alike: the same engine (by name; its version may
+change), the same suite version and the same corpus. Anything else compares two different
+things, and :func:`unlike` says how.
 """
 
 from __future__ import annotations
@@ -17,7 +21,10 @@ from typing import Any
 
 from fiveup.errors import UsageError
 
-__all__ = ["CaseChange", "Comparison", "compare_reports", "read_report"]
+from .compare import Difference
+from .report import plural
+
+__all__ = ["CaseChange", "Comparison", "compare_reports", "read_report", "summary", "unlike"]
 
 _BAD = ("fail", "error")
 
@@ -75,12 +82,44 @@ def read_report(path: Path) -> dict[str, Any]:
 
 
 def _what(case: Mapping[str, Any]) -> str:
+    """The first difference in certify's words (``/value: expected 5, got nothing``)."""
     differences = case.get("differences") or []
     if differences and isinstance(differences[0], dict):
         first = differences[0]
-        where = first.get("path") or "/"
-        return f"{where}: expected {first.get('expected')!r}, got {first.get('actual')!r}"
+        note = first.get("note")
+        return Difference(
+            str(first.get("path") or ""),
+            first.get("expected"),
+            first.get("actual"),
+            note if isinstance(note, str) else "",
+        ).text
     return str(case.get("message") or "")
+
+
+def _engine(report: Mapping[str, Any]) -> str:
+    engine = report.get("engine")
+    name = engine.get("name") if isinstance(engine, dict) else None
+    return str(name) if name is not None else "an unknown engine"
+
+
+def _corpus(report: Mapping[str, Any]) -> str:
+    corpus = report.get("corpus")
+    digest = corpus.get("digest") if isinstance(corpus, dict) else None
+    return str(digest) if digest is not None else "an unknown corpus"
+
+
+def unlike(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """How two reports are not of alike runs: ``engine a (old) against b (new)``, or nothing."""
+    found = []
+    for what, value in (
+        ("engine", _engine),
+        ("suite version", lambda r: str(r.get("suite", "unknown"))),
+        ("corpus", _corpus),
+    ):
+        before, after = value(old)[:100], value(new)[:100]  # a report may name anything
+        if before != after:
+            found.append(f"{what} {before} against {after}")
+    return found
 
 
 def compare_reports(old: Mapping[str, Any], new: Mapping[str, Any]) -> Comparison:
@@ -108,3 +147,12 @@ def compare_reports(old: Mapping[str, Any], new: Mapping[str, Any]) -> Compariso
         else:
             unchanged += 1
     return Comparison(tuple(regressions), tuple(fixed), tuple(changed), tuple(other), unchanged)
+
+
+def summary(result: Comparison) -> str:
+    """``1 new failure, 2 fixed, ...``: the last line of the text, counted as certify counts."""
+    return (
+        f"{plural(len(result.regressions), 'new failure')}, {len(result.fixed)} fixed, "
+        f"{len(result.changed)} failing differently, "
+        f"{plural(len(result.other), 'other change')}, {result.unchanged} unchanged"
+    )

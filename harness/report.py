@@ -32,6 +32,12 @@ MAX_TALLIED: Final = 8
 """The most scores of one list drawn as tallies (a side each: four at most)."""
 
 
+RULE_COUNTS: Final = (
+    "by rule: cases whose first difference falls under the rule (without one: its primary rule)"
+)
+"""What the per-rule counts of every report count (a fixture's ``rules:`` may list many)."""
+
+
 def tally_of(value: JSON, tally: Tally) -> str:
     """A score (or a list of scores) as tallies; what the tally cannot record stays a number.
 
@@ -82,9 +88,21 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+_FRESH_ID = re.compile(r"^fresh\.[a-z_]+\.s(\d+)-(\d+)$")
+
+
 def rerun_command(engine_args: list[str], case_id: str) -> str:
-    """The command that reruns just one case."""
-    return shlex.join(["fiveup", "certify", *engine_args, "--case", case_id])
+    """The command that reruns one case, the same for every report.
+
+    A corpus case is picked by ``--case``; a fresh case (``fresh.<level>.s<seed>-<index>``) is
+    in no corpus, so it is made again: its seed, and enough fresh cases to reach its index.
+    """
+    fresh = _FRESH_ID.match(case_id)
+    if fresh is None:
+        return shlex.join(["fiveup", "certify", *engine_args, "--case", case_id])
+    seed, index = fresh.groups()
+    again = ["--fresh", str(int(index) + 1), "--seed", seed]
+    return shlex.join(["fiveup", "certify", *engine_args, *again])
 
 
 def _counts(outcomes: Iterable[Outcome]) -> Counter[Verdict]:
@@ -246,6 +264,7 @@ def _tallies(run: Run) -> list[str]:
     out += _table("by level", _sorted_groups("level", by_level), {})
     out += _table("by section", _sorted_groups("section", by_section), sections)
     out += _table("by rule", _sorted_groups("rule", by_rule), {})
+    out.append(f"  ({RULE_COUNTS})")
     return out
 
 
@@ -331,15 +350,10 @@ def fresh_line(run: Run) -> str:
 def _fresh(run: Run, engine_args: list[str], tally: Tally | None) -> list[str]:
     if not run.fresh:
         return []
-    per_level = Counter(o.result.case.level for o in run.fresh).most_common(1)[0][1]
-    again = [*engine_args, "--fresh", str(per_level), "--seed", str(run.fresh_seed)]
     out = ["", fresh_line(run)]
     for o in run.fresh:
         if o.verdict in (Verdict.FAILED, Verdict.ERRORED):
-            lines = _case_lines(o, again, tally)
-            out.extend(line for line in lines if not line.startswith("  rerun:"))
-    if any(o.verdict in (Verdict.FAILED, Verdict.ERRORED) for o in run.fresh):
-        out.append(f"  rerun: {shlex.join(['fiveup', 'certify', *again])}")
+            out.extend(_case_lines(o, engine_args, tally))
     return out
 
 
@@ -431,7 +445,7 @@ def json_report(run: Run, engine_args: list[str] | None = None) -> str:
         "cases": [_case_json(o, args) for o in run.outcomes],
         "fresh": {
             "seed": run.fresh_seed,
-            "cases": [_case_json(o, [*args, "--seed", str(run.fresh_seed)]) for o in run.fresh],
+            "cases": [_case_json(o, args) for o in run.fresh],
         },
     }
     return json.dumps(doc, indent=2) + "\n"

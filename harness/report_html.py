@@ -3,8 +3,12 @@
 The page says what the text report says - the engine, the suite and corpus, the conclusion in
 the same words, the tables by level, section and rule, and every case that did not pass with
 its differences, request and rerun command - and draws the expected and the engine's layout of
-a failing case side by side. It needs no network: the style sheet and the diagrams are inline,
-and there is no script.
+every failing case that has one side by side, the worked examples first. It leads to the spec:
+each failing rule and difference has its rule's text beside it and, given the spec site
+(``site``: a URL or a relative path, ``certify --site`` or the copy certify writes beside the
+report), a link to the rule's page and each case a link to its fixture file. Declined cases
+that fail the run are summed up at the top. It needs no network: the style sheet and the
+diagrams are inline, and there is no script.
 
 Everything that comes from the engine is untrusted (its name, messages, stderr, observations):
 it is escaped, stripped of characters XML cannot hold, and bounded in size. The page is XHTML
@@ -15,28 +19,39 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import shlex
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from fiveup import PROTOCOL_VERSION, SUITE_VERSION
 from fiveup.contract.engine import JSON
 from fiveup.render.svg import layout_svg
 from fiveup.render.text import Lang, describe
+from fiveup.site.build import fixture_name
 
 from .certify import Conclusion, Outcome, Run, Verdict
+from .corpus import bundled_fixture_dir
 from .levels import LEVELS
-from .report import Tally, conclusion_line, layout_text, rerun_command, score_tallies, summaries
-from .rules import spec_sections
+from .report import (
+    RULE_COUNTS,
+    Tally,
+    conclusion_line,
+    layout_text,
+    rerun_command,
+    score_tallies,
+    summaries,
+)
+from .rules import spec_rules, spec_sections
 from .sources import printable
 
-__all__ = ["MAX_DETAILED", "MAX_DIAGRAMS", "Diagram", "draw_layout", "html_report"]
+__all__ = ["MAX_DETAILED", "MAX_RULE_TEXT", "Diagram", "draw_layout", "html_report"]
 
 Diagram = Callable[[JSON, str, int | None], str]
 """Draws a layout as an SVG document: ``(layout, title, credit)``; it must not raise."""
 
-MAX_DIAGRAMS = 20
-"""How many cases not passed get their layouts drawn; the page says when more were left out."""
 MAX_DETAILED = 200
 """How many cases not passed are told in full; the rest are listed by ID and rule."""
 MAX_DIFFERENCES = 30
@@ -47,6 +62,8 @@ MAX_TILES = 28
 """A layout with more tiles than a set holds is not drawn (an engine may send any list)."""
 MAX_SVG = 200_000
 """A diagram longer than this many characters is left out."""
+MAX_RULE_TEXT = 600
+"""The longest rule text shown beside a difference; the rule's page has it whole."""
 
 _SHOWN = (Verdict.FAILED, Verdict.ERRORED, Verdict.XPASSED)
 _COLUMNS = (
@@ -93,6 +110,8 @@ pre,code{font-family:ui-monospace,monospace;font-size:.9em}
 pre{background:#f6f6f6;padding:.4em;overflow:auto;white-space:pre-wrap;word-break:break-all}
 td.json{text-align:left;font-family:ui-monospace,monospace;word-break:break-all}
 .note{color:#555;font-style:italic}
+.rule-text{background:#f4f7fb;border-left:4px solid #4a78b5;padding:.3em .6em;margin:.3em 0}
+#declines{border:2px solid #c0392b;border-radius:4px;padding:.3em .8em}
 """
 
 
@@ -134,11 +153,37 @@ class _Page:
     engine_args: list[str]
     tally: Tally | None
     diagram: Diagram | None
-    diagrams_left: int
+    site: str | None
     parts: list[str]
 
     def add(self, *chunks: str) -> None:
         self.parts.extend(chunks)
+
+    def rule(self, rule: str) -> str:
+        """A rule's ID, linked to its page when there is a site."""
+        if self.site is None or rule not in spec_rules():
+            return f"<b>{_clean(rule)}</b>"
+        href = f"{self.site}/rules/{rule}.html#{rule}"
+        return f'<a class="rule" href="{_clean(href)}"><b>{_clean(rule)}</b></a>'
+
+    def rule_text(self, rule: str, limit: int | None = None) -> str:
+        """What the rule says (the spec's text), or empty for a rule the spec does not have."""
+        found = spec_rules().get(rule)
+        if found is None:
+            return ""
+        text = found.text if limit is None else _cut(found.text, limit)
+        return f'<p class="rule-text">{self.rule(rule)}: {_clean(text)}</p>'
+
+    def fixture(self, file: str, line: int) -> str:
+        """A case's fixture file and line, linked to the site's copy of the file."""
+        shown = f"<code>{_clean(f'{file}:{line}')}</code>"
+        # The site holds the bundled fixtures only: a --fixtures file or a fresh case has none.
+        if self.site is None or not Path(os.path.abspath(file)).is_relative_to(
+            bundled_fixture_dir()
+        ):
+            return shown
+        href = f"{self.site}/{fixture_name(file)}"
+        return f'<a class="fixture" href="{_clean(href)}">{shown}</a>'
 
 
 def _identity(page: _Page) -> None:
@@ -215,7 +260,10 @@ def _tables(page: _Page) -> None:
                 f'<tr{ident}{_row_class(counts)}><td class="name">{_clean(group)}</td>'
                 f"{cells}{label}</tr>"
             )
-        page.add("</tbody></table></section>")
+        page.add("</tbody></table>")
+        if name == "rule":
+            page.add(f'<p class="note" id="rule-counts">{_clean(RULE_COUNTS)}.</p>')
+        page.add("</section>")
 
 
 def _figure(page: _Page, caption: str, layout: JSON, credit: int | None) -> str:
@@ -245,10 +293,6 @@ def _diagrams(page: _Page, o: Outcome) -> None:
     actual = spec.layout_of(o.result.observation)
     if expected is None and actual is None:
         return
-    if page.diagrams_left <= 0:
-        page.add('<p class="note">layouts not drawn: see the note above the cases</p>')
-        return
-    page.diagrams_left -= 1
     page.add(
         '<div class="diagrams">',
         _figure(page, "expected", expected, spec.credit_of(dict(case.expect))),
@@ -272,24 +316,28 @@ def _differences(page: _Page, o: Outcome) -> None:
             f'<tr><td class="json">{_clean(d.path or "/")}</td>'
             f'<td class="json">{_clean(_cut(_json(d.expected), 400))}</td>'
             f'<td class="json">{_clean(_cut(_json(d.actual), 400))}</td>'
-            f'<td>{_clean(d.rule)}</td><td class="name">{_clean(note)}</td></tr>'
+            f'<td class="name">{page.rule(d.rule) if d.rule else ""}</td>'
+            f'<td class="name">{_clean(note)}</td></tr>'
         )
     page.add("</tbody></table>")
+    for rule in dict.fromkeys(d.rule for d in diffs[:MAX_DIFFERENCES] if d.rule):
+        if rule != o.result.rule:
+            page.add(page.rule_text(rule, MAX_RULE_TEXT))
     if len(diffs) > MAX_DIFFERENCES:
         more = len(diffs) - MAX_DIFFERENCES
         page.add(f'<p class="note">and {more} more differences not listed</p>')
 
 
-def _case(page: _Page, o: Outcome, args: list[str], rerun: bool = True) -> None:
+def _case(page: _Page, o: Outcome, args: list[str]) -> None:
     case = o.result.case
     kind = o.verdict.name.lower()
     page.add(
         f'<article class="case {kind}" id="{_anchor(case.id)}">',
         f"<h3>{_clean(o.verdict.value.upper())}: <code>{_clean(case.id)}</code></h3>",
         f"<p>{_clean(case.title)}</p>",
-        f"<p>rule <b>{_clean(o.result.rule)}</b> (case rules: {_clean(', '.join(case.rules))});"
-        f" level {_clean(case.level.value)}; <code>{_clean(f'{case.file}:{case.line}')}</code>"
-        "</p>",
+        f"<p>rule {page.rule(o.result.rule)} (case rules: {_clean(', '.join(case.rules))});"
+        f" level {_clean(case.level.value)}; {page.fixture(case.file, case.line)}</p>",
+        page.rule_text(o.result.rule),
     )
     if o.verdict is Verdict.XPASSED:
         page.add(
@@ -306,8 +354,7 @@ def _case(page: _Page, o: Outcome, args: list[str], rerun: bool = True) -> None:
             f'<details><summary>request</summary><pre class="request">{_clean(request)}</pre>'
             "</details>"
         )
-    if rerun:
-        page.add(f'<p>rerun: <code class="rerun">{_clean(rerun_command(args, case.id))}</code></p>')
+    page.add(f'<p>rerun: <code class="rerun">{_clean(rerun_command(args, case.id))}</code></p>')
     page.add("</article>")
 
 
@@ -315,14 +362,10 @@ def _not_passed(page: _Page) -> None:
     shown = [o for o in page.run.outcomes if o.verdict in _SHOWN]
     if not shown:
         return
+    # The worked examples first: they are the documents' own positions.
+    shown.sort(key=lambda o: not o.result.case.id.startswith("doc."))
     page.add(f'<section id="not-passed"><h2>Cases not passed ({len(shown)})</h2>')
     notes = []
-    drawable = [o for o in shown if LEVELS[o.result.case.level].layout_at is not None]
-    if len(drawable) > MAX_DIAGRAMS:
-        notes.append(
-            f"layouts are drawn for the first {MAX_DIAGRAMS} of {len(drawable)} cases "
-            "that have one, to keep the page small"
-        )
     if len(shown) > MAX_DETAILED:
         notes.append(f"the first {MAX_DETAILED} cases are told in full, the rest listed below")
     page.add(*(f'<p class="note cap">{_clean(note)}.</p>' for note in notes))
@@ -388,12 +431,53 @@ def _fresh(page: _Page) -> None:
         f"{len(bad)} failed or errored of {len(run.fresh)}</p>",
     )
     for o in bad[:MAX_DETAILED]:
-        _case(page, o, page.engine_args, rerun=False)
-    if bad:
-        per_level = max(sum(f.result.case.level is o.result.case.level for f in run.fresh)
-                        for o in run.fresh)  # fmt: skip
-        again = [*page.engine_args, "--fresh", str(per_level), "--seed", str(run.fresh_seed)]
-        page.add(f"<p>rerun: <code>{_clean(shlex.join(['fiveup', 'certify', *again]))}</code></p>")
+        _case(page, o, page.engine_args)
+    page.add("</section>")
+
+
+def _declines(page: _Page) -> None:
+    """The declined cases that fail the run, summed up by reason, above everything else."""
+    failing = page.run.declined()
+    if not failing:
+        return
+    reasons = Counter(o.result.message for o in failing)
+    levels = Counter(o.result.case.level.value for o in failing)
+    by_level = ", ".join(f"{n} of {level}" for level, n in levels.items())
+    page.add(
+        '<section id="declines"><h2>Declined cases that fail the run</h2>',
+        f"<p><b>{len(failing)}</b> declined case{'s' if len(failing) != 1 else ''} of a declared "
+        f"level ({_clean(by_level)}): an engine that claims a level answers all of its cases. "
+        'Each is listed under <a href="#unsupported">Declined cases</a>.</p><ul>',
+        *(
+            f"<li>{n} case{'s' if n != 1 else ''}: <code>{_clean(_cut(reason, 300))}</code></li>"
+            for reason, n in sorted(reasons.items(), key=lambda item: -item[1])
+        ),
+        "</ul></section>",
+    )
+
+
+def _failing_rules(page: _Page) -> None:
+    """Each rule a case not passed is counted under, with its text, its page and its cases."""
+    by_rule: dict[str, list[Outcome]] = {}
+    for o in page.run.outcomes:
+        if o.verdict in _SHOWN:
+            by_rule.setdefault(o.result.rule, []).append(o)
+    if not by_rule:
+        return
+    order = {rule: i for i, rule in enumerate(spec_rules())}
+    page.add(f'<section id="failing-rules"><h2>Failing rules ({len(by_rule)})</h2>')
+    for rule in sorted(by_rule, key=lambda r: order.get(r, len(order))):
+        cases = by_rule[rule]
+        links = ", ".join(
+            f'<a href="#{_anchor(o.result.case.id)}">{_clean(o.result.case.id)}</a>'
+            for o in cases[:10]
+        )
+        more = f" and {len(cases) - 10} more" if len(cases) > 10 else ""
+        text = page.rule_text(rule) or f"<p>{page.rule(rule)}</p>"
+        page.add(
+            f'<div class="failing-rule" id="failing-{_clean(rule)}">{text}',
+            f"<p>{len(cases)} case{'s' if len(cases) != 1 else ''}: {links}{more}</p></div>",
+        )
     page.add("</section>")
 
 
@@ -403,11 +487,16 @@ def html_report(
     *,
     tally: Tally | None = None,
     diagram: Diagram | None = draw_layout,
+    site: str | None = None,
 ) -> str:
-    """The report as one HTML page; ``diagram`` draws layouts, ``tally`` writes scores."""
+    """The report as one HTML page; ``diagram`` draws layouts, ``tally`` writes scores.
+
+    ``site`` is where the spec site is (a URL or a path relative to the page): rules link to
+    their pages there, cases to their fixture files.
+    """
     name = f"{run.engine['name']} {run.engine['version']}" if run.engine else "unknown engine"
     conclusion = conclusion_line(run)
-    page = _Page(run, engine_args, tally, diagram, MAX_DIAGRAMS, [])
+    page = _Page(run, engine_args, tally, diagram, site.rstrip("/") if site else None, [])
     page.add(
         "<!DOCTYPE html>",
         '<html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><meta charset="utf-8"/>',
@@ -418,6 +507,8 @@ def html_report(
         f'<p class="verdict {_VERDICT_CLASS[run.conclusion]}" id="verdict">{_clean(conclusion)}'
         "</p>",
     )
+    _declines(page)
+    _failing_rules(page)
     _identity(page)
     _counts(page)
     _tables(page)

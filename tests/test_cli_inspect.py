@@ -90,15 +90,74 @@ def test_compare_names_new_failures_and_fixed_cases(tmp_path: Path) -> None:
     good = _report(tmp_path, "good.json", [])
     wrong = f"{sys.executable} tests/wrong_engines/pen2_remainder_three_rounds_down.py"
     bad = _report(tmp_path, "bad.json", ["--engine-cmd", wrong])
-    code, out, _ = run("compare", str(good), str(bad))
+    code, out, _ = run("compare", str(good), str(bad), "--allow-different")
     assert code == 1
-    assert out.startswith("NEW FAILURES (")
+    assert out.startswith("comparing unlike runs (--allow-different): engine fiveup-reference ")
+    assert out.splitlines()[1].startswith("NEW FAILURES (")
     assert "doc.scoring.penalty-3  pass -> fail: /value: expected 5, got 0" in out
     assert out.rstrip().splitlines()[-1].endswith("unchanged")
-    code, out, _ = run("compare", str(bad), str(good))
-    assert code == 0 and out.startswith("fixed (")
+    code, out, _ = run("compare", str(bad), str(good), "--allow-different")
+    assert code == 0 and out.splitlines()[1].startswith("fixed (")
     code, out, _ = run("compare", str(good), str(good), "--format", "json")
     assert code == 0 and json.loads(out)["new_failures"] == []
+
+
+def _renamed(report: Path, target: Path, **changes: object) -> Path:
+    """``report`` with its engine's name, suite or corpus digest changed."""
+    data = json.loads(report.read_text(encoding="utf-8"))
+    if "name" in changes:
+        data["engine"]["name"] = changes["name"]
+    if "suite" in changes:
+        data["suite"] = changes["suite"]
+    if "digest" in changes:
+        data["corpus"]["digest"] = changes["digest"]
+    target.write_text(json.dumps(data), encoding="utf-8")
+    return target
+
+
+def test_compare_refuses_reports_of_another_engine_suite_or_corpus(tmp_path: Path) -> None:
+    good = _report(tmp_path, "good.json", ["-k", "credit-1"])
+    for change, words in (
+        ({"name": "other-engine"}, "engine fiveup-reference against other-engine"),
+        ({"suite": "0.9.0"}, "suite version "),
+        ({"digest": "0000"}, "corpus "),
+    ):
+        other = _renamed(good, tmp_path / "other.json", **change)
+        code, out, err = run("compare", str(good), str(other))
+        assert code == 2 and out == "", change
+        assert f"{good} and {other} are not runs of alike things (" in err, change
+        assert words in err and "--allow-different" in err and len(err.splitlines()) == 1
+        assert "Traceback" not in err
+        code, out, _ = run("compare", str(good), str(other), "--allow-different")
+        assert code == 0 and out.startswith("comparing unlike runs (--allow-different): ")
+        code, out, _ = run(
+            "compare", str(good), str(other), "--allow-different", "--format", "json"
+        )
+        assert code == 0 and json.loads(out)["unlike"] == [err.split("(", 1)[1].split(")")[0]]
+
+
+def test_compare_of_a_new_version_of_the_same_engine_speaks_as_certify(tmp_path: Path) -> None:
+    wrong = f"{sys.executable} tests/wrong_engines/pen2_remainder_three_rounds_down.py"
+    bad = _report(tmp_path, "bad.json", ["--engine-cmd", wrong, "-k", "penalty"])
+    good = _renamed(
+        _report(tmp_path, "good.json", ["-k", "penalty"]),
+        tmp_path / "good.json",
+        name="wrong-pen2_remainder_three_rounds_down",
+    )
+    data = json.loads(bad.read_text(encoding="utf-8"))
+    failing = [c for c in data["cases"] if c["status"] == "fail"]
+    failing[0]["differences"] = [
+        {"path": "/value", "expected": 5, "actual": "<missing>", "note": "", "rule": "PEN-2"}
+    ]
+    data["cases"] = [*(c for c in data["cases"] if c["status"] != "fail"), failing[0]]
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    code, out, _ = run("compare", str(good), str(bad))
+    assert code == 1
+    assert out.startswith("NEW FAILURES (1):\n")
+    assert f"{failing[0]['id']}  pass -> fail: /value: expected 5, got nothing\n" in out
+    last = out.rstrip().splitlines()[-1]
+    assert last.startswith("1 new failure, 0 fixed, 0 failing differently, ")
+    assert "<missing>" not in out
 
 
 def test_compare_refuses_what_is_not_a_report(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import importlib.util
 import json
 import xml.etree.ElementTree as ET
@@ -108,6 +109,7 @@ def test_text_report_sections_use_spec_titles() -> None:
     line = next(ln for ln in sections.splitlines() if ln.startswith("  MAT "))
     assert line.split()[1:8] == ["1", "0", "0", "0", "0", "0", "1"]
     assert line.endswith("the end of the match")
+    assert "\n  (by rule: cases whose first difference falls under the rule " in text
 
 
 def test_a_clean_run_conforms() -> None:
@@ -252,3 +254,54 @@ def test_a_wrong_move_count_is_reported_with_its_divide_per_first_action() -> No
     paths = {d["path"]: (d["expected"], d["actual"]) for d in row["differences"]}
     assert all(paths[f"/divide/{a}"] == (expected[a], observed[a]) for a in differing)
     assert row["observation"]["divide"] == observed
+
+
+def _certify(args: list[str]) -> tuple[int, str]:
+    import io
+
+    from fiveup.cli import main
+
+    out = io.StringIO()
+    code = main(["certify", *args], stdout=out, stderr=io.StringIO())
+    return code, out.getvalue()
+
+
+def test_fiveup_harness_report_every_report_reruns_a_failing_fresh_case_to_the_same_failure(
+    tmp_path: Path,
+) -> None:
+    import re
+    import shlex
+    import sys
+
+    wrong = Path(__file__).parent / "wrong_engines" / "scr2_credit_rounded_sum.py"
+    first = ["--engine-cmd", f"{sys.executable} {wrong}", "-k", "credit-15", "--seed", "3"]
+    code, out = _certify([*first, "--fresh", "5", "--format", "json"])
+    assert code == 1
+    failing = [c for c in json.loads(out)["fresh"]["cases"] if c["verdict"] == "failed"]
+    case = failing[-1]  # the last of its level: a rerun must make every one before it
+    reruns = {"json": case["rerun"]}
+    _, text = _certify([*first, "--fresh", "5"])
+    reruns["text"] = next(
+        line.strip().removeprefix("rerun: ")
+        for block in text.split("\n\n")
+        if block.lstrip().startswith(f"FAILED: {case['id']} ")
+        for line in block.splitlines()
+        if line.strip().startswith("rerun: ")
+    )
+    written = tmp_path / "report.html"
+    _certify([*first, "--fresh", "5", "--format", "html", "--output", str(written)])
+    page = written.read_text(encoding="utf-8")
+    article = page[page.index(f'id="case-{case["id"]}"') :]
+    found = re.search(r'<code class="rerun">([^<]*)</code>', article)
+    assert found is not None
+    reruns["html"] = html.unescape(found[1])
+    assert len(set(reruns.values())) == 1, reruns
+    for report, command in reruns.items():
+        words = shlex.split(command)
+        assert words[:2] == ["fiveup", "certify"], report
+        code, again = _certify([*words[2:], "--format", "json"])
+        assert code == 1, report
+        same = [c for c in json.loads(again)["fresh"]["cases"] if c["id"] == case["id"]]
+        assert [(c["verdict"], c["differences"]) for c in same] == [
+            ("failed", case["differences"])
+        ], report

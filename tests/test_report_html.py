@@ -20,7 +20,7 @@ from fiveup.contract.engine import Level
 from fiveup.harness.certify import Outcome, Run, Verdict, certify
 from fiveup.harness.corpus import Case, Corpus, load_corpus
 from fiveup.harness.report import conclusion_line, summaries
-from fiveup.harness.report_html import MAX_DIAGRAMS, html_report
+from fiveup.harness.report_html import html_report
 from fiveup.harness.runner import CaseResult, Difference, Status
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,7 +97,7 @@ def test_fiveup_harness_report_html_every_failing_case_is_told_with_its_rerun(
     failed = [o for o in wrong_run.outcomes if o.verdict is Verdict.FAILED]
     articles = [a for a in root.iter(f"{XHTML}article")]
     assert len(articles) == len(failed) > 0
-    first = text_of(articles[0])
+    first = text_of(next(a for a in articles if a.get("id") == f"case-{failed[0].result.case.id}"))
     case = failed[0].result.case
     assert case.id in first and failed[0].result.rule in first
     assert failed[0].result.differences[0].path in first
@@ -105,7 +105,17 @@ def test_fiveup_harness_report_html_every_failing_case_is_told_with_its_rerun(
     assert "request" in first
 
 
-def test_fiveup_harness_report_html_layouts_are_drawn_side_by_side_up_to_the_cap(
+def _with_layouts(run: Run) -> list[Outcome]:
+    """The failed cases that have a layout, worked examples first (the page's order)."""
+    found = [
+        o
+        for o in run.outcomes
+        if o.verdict is Verdict.FAILED and o.result.case.level in (Level.LAYOUT, Level.ROUND)
+    ]
+    return sorted(found, key=lambda o: not o.result.case.id.startswith("doc."))
+
+
+def test_fiveup_harness_report_html_every_failing_layout_is_drawn_worked_examples_first(
     wrong_run: Run,
 ) -> None:
     drawn: list[tuple[str, int | None]] = []
@@ -117,18 +127,20 @@ def test_fiveup_harness_report_html_layouts_are_drawn_side_by_side_up_to_the_cap
     page = html_report(wrong_run, [], diagram=diagram)
     root = parse(page)
     pairs = [d for d in root.iter(f"{XHTML}div") if d.get("class") == "diagrams"]
-    with_layouts = [
-        o
-        for o in wrong_run.outcomes
-        if o.verdict is Verdict.FAILED and o.result.case.level in (Level.LAYOUT, Level.ROUND)
-    ]
-    assert len(with_layouts) > MAX_DIAGRAMS
-    assert len(pairs) == MAX_DIAGRAMS
+    with_layouts = _with_layouts(wrong_run)
+    assert len(with_layouts) > 20  # more than the page once drew
+    assert len(pairs) == len(with_layouts)
     assert [t for t, _ in drawn[:2]] == ["expected", "the engine's"]
-    assert "<?xml" not in page
-    assert f"layouts are drawn for the first {MAX_DIAGRAMS} of" in page
+    assert "<?xml" not in page and "layouts are drawn for the first" not in page
+    articles = [a.get("id") for a in root.iter(f"{XHTML}article")]
+    worked = [a for a in articles if a and a.startswith("case-doc.")]
+    assert worked and articles[: len(worked)] == worked  # the worked examples lead
     svg = "{http://www.w3.org/2000/svg}svg"
-    assert all(len(list(pair.iter(svg))) == 2 for pair in pairs)
+    for pair in pairs:  # each side drawn, or saying why not
+        figures = list(pair.iter(f"{XHTML}figure"))
+        assert len(figures) == 2
+        notes = [p for f in figures for p in f.iter(f"{XHTML}p") if p.get("class") == "note"]
+        assert len(list(pair.iter(svg))) + len(notes) == 2
 
 
 HOSTILE = "<script>alert(1)</script>&amp;\x01\udcff"
@@ -206,8 +218,46 @@ def test_fiveup_harness_report_html_the_default_diagrams_carry_the_english_descr
     root = parse(html_report(wrong_run, []))
     svg = "{http://www.w3.org/2000/svg}"
     drawn = list(root.iter(f"{svg}svg"))
-    assert len(drawn) == 2 * MAX_DIAGRAMS
+    assert 2 * len(_with_layouts(wrong_run)) - 5 <= len(drawn) <= 2 * len(_with_layouts(wrong_run))
     first = drawn[0]
     assert first.findtext(f"{svg}title") == "expected"
     assert "Tiles:" in (first.findtext(f"{svg}desc") or "")
     assert first.get("role") == "img"
+
+
+def test_fiveup_harness_report_html_the_rule_table_says_what_it_counts(wrong_run: Run) -> None:
+    root = parse(html_report(wrong_run, []))
+    said = text_of(by_id(root, "rule-counts"))
+    assert said.startswith("by rule: cases whose first difference falls under the rule")
+
+
+class _Declining:
+    """Declares scoring and declines every case that is not a credit (a partial engine)."""
+
+    def info(self) -> dict[str, object]:
+        return {"name": "declining", "version": "1", "protocol": 1, "levels": ["scoring"]}
+
+    def run(self, level: str, given: dict[str, object]) -> dict[str, object]:
+        from fiveup.errors import UnsupportedCase
+
+        if given.get("function") != "credit":
+            raise UnsupportedCase(f"no {given.get('function')} here")
+        total = given["input"]
+        assert isinstance(total, int)
+        return {"value": total if total > 0 and total % 5 == 0 else 0}
+
+
+def test_fiveup_harness_report_html_declines_that_fail_the_run_lead_the_page() -> None:
+    corpus = load_corpus()
+    run = certify(_Declining(), corpus, corpus.cases)  # type: ignore[arg-type]
+    failing = run.declined()
+    assert failing
+    page = html_report(run, [])
+    root = parse(page)
+    top = text_of(by_id(root, "declines"))
+    said = " ".join(top.split())
+    assert f"{len(failing)} declined cases of a declared level ({len(failing)} of scoring)" in said
+    assert "10 cases: no displayed here" in said
+    assert (
+        page.index('id="declines"') < page.index('id="identity"') < page.index('id="unsupported"')
+    )

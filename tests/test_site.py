@@ -118,6 +118,8 @@ def test_fiveup_site_build_the_index_lists_every_rule_and_links_checkable_ones_t
         else:
             assert "conduct" in "".join(cells[3].itertext())
     assert {"open-questions.html", "terms.html", "protocol.html"} <= set(hrefs(index))
+    meaning = "".join(next(e for e in index.iter() if e.get("id") == "count-meaning").itertext())
+    assert "name it in their rules" in meaning and "first difference" in meaning
 
 
 def test_fiveup_site_build_every_rule_page_shows_every_case_that_checks_it_with_a_diagram(

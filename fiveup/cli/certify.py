@@ -39,6 +39,7 @@ from .common import (
     positive_count,
     write_atomically,
 )
+from .spec_copy import check_site, spec_copy_folder, write_spec_copy
 from .tally import tally_text
 
 DEFAULT_FRESH = 5
@@ -84,6 +85,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default="text",
         help="text for people (default), json or junit XML for tools, html for a page with "
         "the layouts drawn (needs --output)",
+    )
+    parser.add_argument(
+        "--site",
+        metavar="URL",
+        help="with --format html: link rules and fixtures to the spec site at URL (an http(s) "
+        "URL or a relative path); by default a copy of the site is written beside the report",
     )
     parser.add_argument(
         "--tally",
@@ -228,6 +235,8 @@ def _sandbox(args: argparse.Namespace) -> Sandbox | None:
     if not args.sandbox:
         return None
     files = [args.expected_failures, args.output, args.write_expected_failures, args.badge]
+    if args.output is not None and args.format == "html":
+        files.append(spec_copy_folder(args.output))  # a copy of the site holds the fixtures
     return Sandbox(hide=tuple([*(args.fixtures or []), *(f for f in files if f is not None)]))
 
 
@@ -244,7 +253,8 @@ def _report(result: Run, args: argparse.Namespace) -> str:
         return junit_report(result)
     tally = tally_text if args.tally else None
     if args.format == "html":
-        return html_report(result, _rerun_args(args), tally=tally)
+        site = args.site or write_spec_copy(args.output)
+        return html_report(result, _rerun_args(args), tally=tally, site=site)
     return text_report(result, _rerun_args(args), tally=tally)
 
 
@@ -266,6 +276,10 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     """Certify; 0 when the engine conforms (or has no new failures), 1 when not."""
     if args.format == "html" and not args.output:
         raise UsageError("--format html needs --output FILE: a page is written to a file")
+    if args.site is not None and args.format != "html":
+        raise UsageError("--site has a use only with --format html: it is where rules link to")
+    if args.site is not None:
+        args.site = check_site(args.site)
     for option in ("output", "write_expected_failures", "badge"):
         check_writable(getattr(args, option), f"--{option.replace('_', '-')}")
     result = _certify(args)

@@ -7,7 +7,16 @@ import json
 from pathlib import Path
 from typing import TextIO
 
-from fiveup.harness.regressions import CaseChange, Comparison, compare_reports, read_report
+from fiveup.errors import UsageError
+from fiveup.harness.regressions import (
+    CaseChange,
+    Comparison,
+    compare_reports,
+    read_report,
+    summary,
+    unlike,
+)
+from fiveup.harness.sources import printable
 
 from .common import Streams
 
@@ -22,6 +31,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="text (default) or json"
     )
+    parser.add_argument(
+        "--allow-different",
+        action="store_true",
+        help="compare reports of another engine, suite version or corpus too (refused by default)",
+    )
 
 
 def _section(out: TextIO, title: str, changes: tuple[CaseChange, ...]) -> None:
@@ -33,19 +47,17 @@ def _section(out: TextIO, title: str, changes: tuple[CaseChange, ...]) -> None:
         out.write(f"  {change.id}  {change.old} -> {change.new}{detail}\n")
 
 
-def _text(result: Comparison, out: TextIO) -> None:
+def _text(result: Comparison, out: TextIO, different: list[str]) -> None:
+    if different:
+        out.write(f"comparing unlike runs (--allow-different): {'; '.join(different)}\n")
     _section(out, "NEW FAILURES", result.regressions)
     _section(out, "fixed", result.fixed)
     _section(out, "failing differently", result.changed)
     _section(out, "other changes", result.other)
-    out.write(
-        f"{len(result.regressions)} new failures, {len(result.fixed)} fixed, "
-        f"{len(result.changed)} failing differently, {len(result.other)} other changes, "
-        f"{result.unchanged} unchanged\n"
-    )
+    out.write(summary(result) + "\n")
 
 
-def _json(result: Comparison) -> str:
+def _json(result: Comparison, different: list[str]) -> str:
     def rows(changes: tuple[CaseChange, ...]) -> list[dict[str, str]]:
         return [
             {"id": c.id, "old": c.old, "new": c.new, "first_difference": c.first_difference}
@@ -58,15 +70,24 @@ def _json(result: Comparison) -> str:
         "changed": rows(result.changed),
         "other": rows(result.other),
         "unchanged": result.unchanged,
+        "unlike": different,
     }
     return json.dumps(data, indent=2) + "\n"
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
-    """Compare; 1 when a case that passed now fails or errs, else 0."""
-    result = compare_reports(read_report(args.old), read_report(args.new))
+    """Compare; 1 when a case that passed now fails or errs, else 0; 2 for unlike runs."""
+    old, new = read_report(args.old), read_report(args.new)
+    different = unlike(old, new)
+    if different and not args.allow_different:
+        raise UsageError(
+            f"{printable(str(args.old))} and {printable(str(args.new))} are not runs of alike "
+            f"things ({printable('; '.join(different))}): a comparison would call every "
+            "difference a change; give --allow-different to compare them anyway"
+        )
+    result = compare_reports(old, new)
     if args.format == "json":
-        streams.stdout.write(_json(result))
+        streams.stdout.write(_json(result, different))
     else:
-        _text(result, streams.stdout)
+        _text(result, streams.stdout, different)
     return result.exit_code

@@ -379,6 +379,11 @@ def _index(site: Site) -> str:
         '<a href="open-questions.html">the open questions</a>, '
         '<a href="terms.html">terms and notation</a>, <a href="protocol.html">the protocol</a>, '
         '<a href="fixture-format.html">the fixture format</a>.</p>',
+        '<p class="count-meaning" id="count-meaning">A rule\'s <b>cases</b> are the cases that '
+        "name it in their rules: a case checks several rules, so it is counted under each. A "
+        "certification report counts each case once, under one rule: the rule its first "
+        "difference falls under (a case without a difference, under its primary rule), so its "
+        "per-rule counts are not these.</p>",
     ]
     for prefix, section in site.sections.items():
         rules = [r for r in site.rules.values() if r.section == prefix]

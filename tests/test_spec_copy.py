@@ -1,0 +1,85 @@
+"""certify --site, and the copy of the spec site written beside an HTML report."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+from fiveup.cli import main
+
+WRONG = Path(__file__).parent / "wrong_engines" / "scr2_credit_rounded_sum.py"
+ARGS = ["certify", "--engine-cmd", f"{sys.executable} {WRONG}", "-k", "scoring.credit"]
+
+
+def certify(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main([*ARGS, *args], stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize(
+    "site", ["javascript:alert(1)", "file:///etc", "/abs/path", "//host/x", "a b", "ftp://x.org"]
+)
+def test_spec_copy_a_site_that_is_no_http_url_or_relative_path_is_refused(
+    site: str, tmp_path: Path
+) -> None:
+    report = tmp_path / "r.html"
+    code, out, err = certify("--format", "html", "--output", str(report), "--site", site)
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert "--site" in err and "not an http(s) URL or a relative path" in err
+    assert not report.exists() and not (tmp_path / "r-spec").exists()
+
+
+def test_spec_copy_site_has_a_use_only_with_an_html_report() -> None:
+    code, _, err = certify("--site", "https://example.org/spec")
+    assert code == 2 and "--site has a use only with --format html" in err
+
+
+def test_spec_copy_a_given_site_is_linked_and_no_copy_is_written(tmp_path: Path) -> None:
+    report = tmp_path / "r.html"
+    code, _, _ = certify(
+        "--format", "html", "--output", str(report), "--site", "https://example.org/spec/"
+    )
+    assert code == 1
+    page = report.read_text(encoding="utf-8")
+    assert 'href="https://example.org/spec/rules/SCR-2.html#SCR-2"' in page
+    assert 'href="https://example.org/spec/fixtures/scoring.yaml"' in page
+    assert not (tmp_path / "r-spec").exists()
+
+
+def test_spec_copy_without_site_the_copy_is_written_beside_and_replaced_whole(
+    tmp_path: Path,
+) -> None:
+    report = tmp_path / "r.html"
+    for _ in range(2):  # the second run replaces the first copy
+        code, _, _ = certify("--format", "html", "--output", str(report))
+        assert code == 1
+    page = report.read_text(encoding="utf-8")
+    assert 'href="r-spec/rules/SCR-2.html#SCR-2"' in page
+    assert (tmp_path / "r-spec" / "rules" / "SCR-2.html").is_file()
+    assert (tmp_path / "r-spec" / "fixtures" / "scoring.yaml").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r-spec", "r.html"]  # nothing left over
+
+
+def test_spec_copy_a_file_in_the_way_of_the_copy_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "r-spec").write_text("mine", encoding="utf-8")
+    code, _, err = certify("--format", "html", "--output", str(tmp_path / "r.html"))
+    assert code == 2 and "is in the way of the spec's copy" in err
+    assert (tmp_path / "r-spec").read_text(encoding="utf-8") == "mine"
+
+
+def test_spec_copy_a_case_of_other_fixtures_names_its_file_without_a_dead_link(
+    tmp_path: Path,
+) -> None:
+    mine = tmp_path / "mine.yaml"
+    bundled = Path(__file__).parent.parent / "fixtures" / "scoring.yaml"
+    mine.write_text(bundled.read_text(encoding="utf-8"), encoding="utf-8")
+    report = tmp_path / "r.html"
+    code, _, _ = certify("--fixtures", str(mine), "--format", "html", "--output", str(report))
+    assert code == 1
+    page = report.read_text(encoding="utf-8")
+    assert "mine.yaml:" in page and 'href="r-spec/fixtures/mine.yaml"' not in page
+    assert 'href="r-spec/rules/SCR-2.html#SCR-2"' in page
