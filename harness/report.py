@@ -13,7 +13,7 @@ from typing import Final
 from fiveup import PROTOCOL_VERSION, SUITE_VERSION
 from fiveup.contract.engine import JSON
 
-from .certify import Conclusion, LeftOut, Outcome, Run, Verdict
+from .certify import Conclusion, Counts, LeftOut, Outcome, Run, Verdict
 from .compare import Difference
 from .levels import LEVELS
 from .rules import spec_rules, spec_sections
@@ -105,26 +105,50 @@ def left_out_text(left_out: LeftOut) -> str:
     return text + ")"
 
 
+def claims_text(run: Run) -> str:
+    """What the conclusion speaks for, as spec/README.md ("Conformance") words it.
+
+    ``levels scoring, layout (not claimed: round)``, or, when a level is claimed in part,
+    ``scoring (credit), layout; not claimed: scoring (displayed), round``.
+    """
+    claims = run.claims
+    if run.engine is None:
+        return _levels(run.declared_levels)
+    if not claims.partial:
+        text = _levels(run.declared_levels)
+        return text + (
+            f" (not claimed: {', '.join(run.unclaimed_levels)})" if run.unclaimed_levels else ""
+        )
+    return f"{', '.join(claims.claimed)}; not claimed: {', '.join(claims.unclaimed)}"
+
+
 def conclusion_line(run: Run) -> str:
     """What the run concludes, in the words of spec/README.md ("Conformance")."""
     conclusion = run.conclusion
-    counts = run.counts
+    counts = Counts.of([*run.outcomes, *run.fresh])
+    claims = run.claims
     if conclusion is Conclusion.NOTHING_CHECKED:
         if run.engine is None:
             text = "NOTHING CHECKED: the engine did not start or did not complete the handshake"
-        elif all(o.result.case.level.value not in run.declared_levels for o in run.outcomes):
+        elif not claims.partial and all(
+            o.result.case.level.value not in run.declared_levels for o in run.outcomes
+        ):
             text = "NOTHING CHECKED: the engine declares none of the selected cases' levels"
+        elif all(not claims.claims(o.result.case.level, o.result.case.given) for o in run.outcomes):
+            text = "NOTHING CHECKED: the engine claims none of the selected cases' features"
         else:
             text = "NOTHING CHECKED: the engine declined every selected case"
+        if run.engine is not None and claims.partial:
+            text += f" (claimed: {claims_text(run)})"
+        elif run.engine is not None and run.unclaimed_levels:
+            text += f" (not claimed: {', '.join(run.unclaimed_levels)})"
     elif conclusion is Conclusion.NO_NEW_FAILURES:
         text = (
             f"NO NEW FAILURES against a baseline of {plural(run.baseline, 'known failure')} "
-            f"({counts.xfailed} seen), at {_levels(run.declared_levels)}"
+            f"({counts.xfailed} seen), at {claims_text(run)}"
         )
     else:
-        text = f"{conclusion.value} at {_levels(run.declared_levels)}"
-    if run.engine is not None and run.unclaimed_levels:
-        text += f" (not claimed: {', '.join(run.unclaimed_levels)})"
+        text = f"{conclusion.value} at {claims_text(run)}"
     if run.selection:
         text += f", on a selection ({run.selection})"
     if run.left_out is not None:
@@ -143,6 +167,10 @@ def summary_line(run: Run) -> str:
         f"{c.xfailed} expected failures",
         f"{c.xpassed} unexpectedly passing",
     ]
+    if c.declined:
+        parts.insert(4, f"{c.declined} declined")
+    if c.changed:
+        parts.append(f"{c.changed} failing in another way")
     return f"{', '.join(parts)}: {conclusion_line(run)}"
 
 
@@ -150,7 +178,9 @@ def _header(run: Run) -> list[str]:
     info = run.engine
     who = (
         f"{info['name']} {info['version']} (protocol {info['protocol']}, levels "
-        f"{', '.join(info['levels'])})"
+        f"{', '.join(info['levels'])}"
+        + (f"; features {', '.join(info['features'])}" if info.get("features") else "")
+        + ")"
         if info
         else "unknown engine"
     )
@@ -181,6 +211,23 @@ _COLUMNS = (
 )
 """The columns of the tables: ``known`` are expected failures, ``stale`` baseline entries
 that pass."""
+_RARE_COLUMNS = (("declined", Verdict.DECLINED), ("changed", Verdict.CHANGED))
+"""Columns shown only when a case has their verdict: declined cases of a claimed feature,
+and baseline entries that fail in another way."""
+
+
+def columns(run: Run) -> tuple[tuple[str, Verdict | None], ...]:
+    """The columns of ``run``'s tables, in order (the rare ones when a case has them)."""
+    seen = {o.verdict for o in run.outcomes}
+    return _COLUMNS + tuple((name, v) for name, v in _RARE_COLUMNS if v in seen)
+
+
+def shown_row(counter: Counter[Verdict]) -> bool:
+    """True when a row has a case that neither passed nor is unsupported.
+
+    The default report shows those rows only (``--verbose``: every row).
+    """
+    return any(n for v, n in counter.items() if v not in (Verdict.PASSED, Verdict.UNSUPPORTED))
 
 
 def _group(run: Run, key: Callable[[Outcome], str]) -> dict[str, Counter[Verdict]]:
@@ -222,30 +269,47 @@ def _sorted_groups(
 
 
 def _table(
-    title: str, groups: list[tuple[str, Counter[Verdict]]], names: dict[str, str]
+    title: str,
+    groups: list[tuple[str, Counter[Verdict]]],
+    names: dict[str, str],
+    cols: tuple[tuple[str, Verdict | None], ...] = _COLUMNS,
 ) -> list[str]:
-    widths = [len(column) + 2 for column, _ in _COLUMNS]
-    head = "".join(f"{column:>{w}}" for (column, _), w in zip(_COLUMNS, widths, strict=True))
+    widths = [len(column) + 2 for column, _ in cols]
+    head = "".join(f"{column:>{w}}" for (column, _), w in zip(cols, widths, strict=True))
     out = [f"{title:<10}{head}"]
     for group, counter in groups:
-        cells = [sum(counter.values()), *(counter[v] for _, v in _COLUMNS[1:] if v is not None)]
+        cells = [sum(counter.values()), *(counter[v] for _, v in cols[1:] if v is not None)]
         row = "".join(f"{cell:>{w}}" for cell, w in zip(cells, widths, strict=True))
         label = names.get(group, "")
         out.append(f"  {group:<8}{row}  {label}".rstrip())
     return out
 
 
-def _tallies(run: Run) -> list[str]:
+def _tallies(run: Run, verbose: bool = True) -> list[str]:
     if not run.outcomes:
         return []
     sections = {prefix: section.title for prefix, section in spec_sections().items()}
+    cols = columns(run)
     out = [""]
     by_level = _group(run, lambda o: o.result.case.level.value)
     by_section = _group(run, lambda o: o.result.rule.split("-")[0])
     by_rule = _group(run, lambda o: o.result.rule)
-    out += _table("by level", _sorted_groups("level", by_level), {})
-    out += _table("by section", _sorted_groups("section", by_section), sections)
-    out += _table("by rule", _sorted_groups("rule", by_rule), {})
+    out += _table("by level", _sorted_groups("level", by_level), {}, cols)
+    hidden = 0
+    for title, name, groups, labels in (
+        ("by section", "section", by_section, sections),
+        ("by rule", "rule", by_rule, {}),
+    ):
+        rows = _sorted_groups(name, groups)
+        kept = rows if verbose else [(g, c) for g, c in rows if shown_row(c)]
+        hidden += len(rows) - len(kept)
+        if kept:
+            out += _table(title, kept, labels, cols)
+    if hidden:
+        out.append(
+            f"({plural(hidden, 'row')} of sections and rules where every case passed or was "
+            "not claimed not shown: --verbose shows them)"
+        )
     return out
 
 
@@ -262,6 +326,11 @@ def _case_lines(o: Outcome, engine_args: list[str], tally: Tally | None = None) 
         out.append(
             f"  listed as an expected failure ({o.reason}) but it passes now: "
             "remove it from the list"
+        )
+    if o.verdict is Verdict.CHANGED:
+        out.append(
+            f"  listed as an expected failure ({o.reason}) but it fails in another way now "
+            f"({o.result.status.value}): write the baseline again"
         )
     if o.result.message and not o.result.differences:
         out.append(f"  {o.result.message}")
@@ -281,7 +350,7 @@ def _not_passed(run: Run, engine_args: list[str], tally: Tally | None) -> list[s
     out: list[str] = []
     first_with: dict[str, str] = {}
     for o in run.outcomes:
-        if o.verdict in (Verdict.PASSED, Verdict.UNSUPPORTED, Verdict.XFAILED):
+        if o.verdict in (Verdict.PASSED, Verdict.UNSUPPORTED, Verdict.XFAILED, Verdict.DECLINED):
             continue
         case = o.result.case
         seen = first_with.get(o.result.message) if not o.result.differences else None
@@ -305,15 +374,15 @@ def _expected(run: Run) -> list[str]:
 
 def _declined(run: Run) -> list[str]:
     declined = [o for o in run.outcomes if o.verdict is Verdict.UNSUPPORTED]
-    if not declined:
+    failing = run.declined()
+    if not declined and not failing:
         return []
     reasons = Counter(o.result.message for o in declined)
     out = ["", *(f"unsupported ({n}): {reason}" for reason, n in sorted(reasons.items()))]
-    failing = run.declined()
     if failing:
         ids = ", ".join(o.result.case.id for o in failing[:5])
         more = f" and {len(failing) - 5} more" if len(failing) > 5 else ""
-        out.append(f"declined cases of a declared level, which fail the run: {ids}{more}")
+        out.append(f"declined cases of a claimed feature, which fail the run: {ids}{more}")
     return out
 
 
@@ -322,10 +391,20 @@ def fresh_line(run: Run) -> str:
     if not run.fresh:
         return ""
     c = Counter(o.verdict for o in run.fresh)
-    return (
+    text = (
         f"fresh cases (seed {run.fresh_seed}, expected as the reference plays them): "
         f"{c[Verdict.PASSED]} passed, {c[Verdict.FAILED]} failed, {c[Verdict.ERRORED]} errors"
     )
+    for verdict, words in (
+        (Verdict.DECLINED, "declined"),
+        (Verdict.XFAILED, "expected failures"),
+        (Verdict.XPASSED, "unexpectedly passing"),
+        (Verdict.CHANGED, "failing in another way"),
+        (Verdict.UNSUPPORTED, "not claimed"),
+    ):
+        if c[verdict]:
+            text += f", {c[verdict]} {words}"
+    return text
 
 
 def _fresh(run: Run, engine_args: list[str], tally: Tally | None) -> list[str]:
@@ -335,19 +414,25 @@ def _fresh(run: Run, engine_args: list[str], tally: Tally | None) -> list[str]:
     again = [*engine_args, "--fresh", str(per_level), "--seed", str(run.fresh_seed)]
     out = ["", fresh_line(run)]
     for o in run.fresh:
-        if o.verdict in (Verdict.FAILED, Verdict.ERRORED):
+        if o.verdict.bad:
             lines = _case_lines(o, again, tally)
             out.extend(line for line in lines if not line.startswith("  rerun:"))
-    if any(o.verdict in (Verdict.FAILED, Verdict.ERRORED) for o in run.fresh):
+    if any(o.verdict.bad for o in run.fresh):
         out.append(f"  rerun: {shlex.join(['fiveup', 'certify', *again])}")
     return out
 
 
-def text_report(run: Run, engine_args: list[str], *, tally: Tally | None = None) -> str:
-    """The human-readable report; with ``tally``, differences in scores also as tallies."""
+def text_report(
+    run: Run, engine_args: list[str], *, tally: Tally | None = None, verbose: bool = False
+) -> str:
+    """The human-readable report; with ``tally``, differences in scores also as tallies.
+
+    The tables by section and by rule show the rows with a case not passed (and not merely
+    unsupported); ``verbose`` shows every row.
+    """
     out = [
         *_header(run),
-        *_tallies(run),
+        *_tallies(run, verbose),
         *_not_passed(run, engine_args, tally),
         *_expected(run),
         *_declined(run),
@@ -365,7 +450,9 @@ def conclusion_json(run: Run) -> dict[str, JSON]:
         "line": conclusion_line(run),
         "exit_code": run.exit_code,
         "levels": run.declared_levels,
-        "not_claimed": run.unclaimed_levels if run.engine else [],
+        "not_claimed": run.claims.unclaimed if run.engine else [],
+        "claimed": run.claims.claimed,
+        "features": run.claims.feature_names(),
         "selection": run.selection or None,
         "baseline": run.baseline,
         "without_decisions": _left_out_json(run.left_out),
@@ -445,7 +532,9 @@ def junit_report(run: Run) -> str:
         {
             "name": "fiveup-conformance",
             "tests": str(len(run.outcomes) + (run.engine is None)),
-            "failures": str(c[Verdict.FAILED] + c[Verdict.XPASSED]),
+            "failures": str(
+                c[Verdict.FAILED] + c[Verdict.XPASSED] + c[Verdict.DECLINED] + c[Verdict.CHANGED]
+            ),
             "errors": str(c[Verdict.ERRORED] + (run.engine is None)),
             "skipped": str(c[Verdict.UNSUPPORTED] + c[Verdict.XFAILED]),
             "time": f"{sum(o.result.seconds for o in run.outcomes):.6f}",
@@ -480,6 +569,12 @@ def junit_report(run: Run) -> str:
             ET.SubElement(tc, "failure", {"message": o.result.message}).text = detail
         elif o.verdict is Verdict.XPASSED:
             ET.SubElement(tc, "failure", {"message": "unexpectedly passing"}).text = o.reason
+        elif o.verdict is Verdict.DECLINED:
+            message = "declined a case of a claimed feature"
+            ET.SubElement(tc, "failure", {"message": message}).text = o.result.message
+        elif o.verdict is Verdict.CHANGED:
+            message = f"fails in another way than the baseline lists ({o.result.status.value})"
+            ET.SubElement(tc, "failure", {"message": message}).text = detail
         elif o.verdict is Verdict.ERRORED:
             ET.SubElement(tc, "error", {"message": o.result.message}).text = detail
         elif o.verdict in (Verdict.UNSUPPORTED, Verdict.XFAILED):

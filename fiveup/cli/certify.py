@@ -43,6 +43,8 @@ from .tally import tally_text
 
 DEFAULT_FRESH = 5
 """Fresh cases per declared level on a whole-corpus run: about a tenth of a second in-process."""
+MAX_FRESH = 1000
+"""The most fresh cases per level ``--fresh`` takes (they are made before the first runs)."""
 NAME = "certify"
 HELP = "run the fixtures against an engine and report conformance"
 
@@ -123,20 +125,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=positive_count,
         metavar="N",
         help=f"play N fresh random cases of each declared level beside the corpus, expected as "
-        f"the reference plays them (default {DEFAULT_FRESH} on a whole-corpus run, 0 on a "
-        "selection or with --expected-failures)",
+        f"the reference plays them (default {DEFAULT_FRESH} on a whole-corpus run, with or "
+        f"without a baseline, 0 on a selection; at most {MAX_FRESH})",
     )
     parser.add_argument(
         "--seed",
         type=int,
         metavar="S",
-        help="the seed of the fresh cases (default: a new one, printed in the report)",
+        help="the seed of the fresh cases (default: the seed of the fresh cases the "
+        "--expected-failures file lists, else a new one, printed in the report)",
     )
     parser.add_argument(
         "--badge",
         type=Path,
         metavar="FILE",
         help="write a shields.io endpoint badge of the conclusion (whole corpus only)",
+    )
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="in the text report, every row of the tables by section and by rule (default: "
+        "the rows with a case not passed)",
     )
 
 
@@ -172,9 +181,12 @@ def _fresh(
     The levels ``skipped`` get none: the reference plays every decision, so a fresh case of a
     level that a left-out decision touches could depend on it.
     """
-    # A selection or a baseline gate wants the same cases every time: no random ones by default.
-    default = 0 if selection or args.expected_failures else DEFAULT_FRESH
+    # A selection wants the same cases every time: no random ones by default. A whole-corpus
+    # run plays them, baseline or not: an engine right only on the corpus must not pass a gate.
+    default = 0 if selection else DEFAULT_FRESH
     count = args.fresh if args.fresh is not None else default
+    if count > MAX_FRESH:
+        raise UsageError(f"--fresh {count}: at most {MAX_FRESH} fresh cases per level")
     if count == 0:
         return None
     reference = load_engine(DEFAULT_ENGINE)
@@ -206,6 +218,8 @@ def _certify(args: argparse.Namespace) -> Run:
     selection = _selection(args, corpus, len(cases))
     skipped = decision_levels(corpus.cases, args.decisions)
     engine = open_engine(args.engine, args.engine_cmd, args.timeout, sandbox=_sandbox(args))
+    if args.seed is None:
+        args.seed = getattr(xfails, "fresh_seed", None)
     if args.seed is None:
         args.seed = secrets.randbelow(1 << 31)
     fresh = _fresh(args, selection, skipped)
@@ -245,7 +259,7 @@ def _report(result: Run, args: argparse.Namespace) -> str:
     tally = tally_text if args.tally else None
     if args.format == "html":
         return html_report(result, _rerun_args(args), tally=tally)
-    return text_report(result, _rerun_args(args), tally=tally)
+    return text_report(result, _rerun_args(args), tally=tally, verbose=args.verbose)
 
 
 def _extras(result: Run, args: argparse.Namespace, streams: Streams) -> None:
