@@ -185,8 +185,6 @@ def _fresh(
     # run plays them, baseline or not: an engine right only on the corpus must not pass a gate.
     default = 0 if selection else DEFAULT_FRESH
     count = args.fresh if args.fresh is not None else default
-    if count > MAX_FRESH:
-        raise UsageError(f"--fresh {count}: at most {MAX_FRESH} fresh cases per level")
     if count == 0:
         return None
     reference = load_engine(DEFAULT_ENGINE)
@@ -201,6 +199,8 @@ def _fresh(
 def _certify(args: argparse.Namespace) -> Run:
     if args.timeout <= 0:
         raise UsageError("--timeout must be positive")
+    if args.fresh is not None and args.fresh > MAX_FRESH:
+        raise UsageError(f"--fresh {args.fresh}: at most {MAX_FRESH} fresh cases per level")
     check_engine_command(args)
     corpus = _corpus(args.fixtures)
     args.decisions = check_decisions(corpus, args.without_decision)
