@@ -68,3 +68,29 @@ def test_close_engine_stops_what_has_a_close_and_leaves_the_rest() -> None:
     close_engine(load_engine("reference"))
     close_engine(None)
     assert closed == ["served"]
+
+
+def test_a_handshake_may_claim_features_in_its_info_or_as_an_attribute() -> None:
+    info = {
+        "name": "x",
+        "version": "1",
+        "protocol": 1,
+        "levels": [],
+        "features": ["scoring.credit"],
+    }
+    assert handshake(Broken(info)) == info
+    plain = {**info, "levels": ["layout"]}
+    del plain["features"]
+    carrier = Broken(plain)
+    carrier.features = ["scoring.credit"]  # type: ignore[attr-defined]
+    assert handshake(TimedEngine(carrier, 5))["features"] == ["scoring.credit"]
+    for bad, words in [
+        ({**info, "features": []}, "does not follow ready.json"),
+        (
+            {**info, "features": ["scoring.chess"]},
+            "does not follow ready.json at $.engine.features[0]",
+        ),
+        ({**info, "features": "scoring.credit"}, "does not follow ready.json at $.engine.features"),
+    ]:
+        with pytest.raises(EngineError, match=re.escape(words)):
+            handshake(Broken(bad))
