@@ -8,6 +8,7 @@ import shlex
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Final
 
 from fiveup import PROTOCOL_VERSION, SUITE_VERSION
@@ -156,7 +157,7 @@ def conclusion_line(run: Run) -> str:
     return text
 
 
-def summary_line(run: Run) -> str:
+def summary_line(run: Run, model: ReportModel | None = None) -> str:
     """``N passed, N failed, ...`` and the conclusion."""
     c = run.counts
     parts = [
@@ -171,7 +172,7 @@ def summary_line(run: Run) -> str:
         parts.insert(4, f"{c.declined} declined")
     if c.changed:
         parts.append(f"{c.changed} failing in another way")
-    return f"{', '.join(parts)}: {conclusion_line(run)}"
+    return f"{', '.join(parts)}: {model.line if model else conclusion_line(run)}"
 
 
 def _header(run: Run) -> list[str]:
@@ -237,23 +238,83 @@ def _group(run: Run, key: Callable[[Outcome], str]) -> dict[str, Counter[Verdict
     return groups
 
 
+_GROUP_KEYS: Final[dict[str, Callable[[Outcome], str]]] = {
+    "level": lambda o: o.result.case.level.value,
+    "section": lambda o: o.result.rule.split("-")[0],
+    "rule": lambda o: o.result.rule,
+}
+"""The tables of a report, and what groups a case in each (a case counts under one rule)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReportModel:
+    """What every report of a run shows, computed once: the writers only render it.
+
+    The text, JSON, JUnit and HTML reports, the badge and the pytest plugin read their
+    conclusion, counts, tables and the lists of cases from here, so they cannot drift apart.
+    """
+
+    run: Run
+    conclusion: Conclusion
+    line: str
+    """The conclusion in words (:func:`conclusion_line`): the last line of every report."""
+    counts: Counts
+    """The corpus cases' verdicts."""
+    columns: tuple[tuple[str, Verdict | None], ...]
+    """The tables' columns: a label and the verdict it counts (None: every case)."""
+    tables: dict[str, list[tuple[str, Counter[Verdict]]]]
+    """``level``, ``section`` and ``rule``: each group and its verdicts, in spec order."""
+    failing: tuple[Outcome, ...]
+    """The corpus cases whose verdict counts against the run, but the declined ones."""
+    declined: tuple[Outcome, ...]
+    """The declined cases of claimed features (they count against the run)."""
+    unsupported: tuple[Outcome, ...]
+    """The cases not claimed, or of an optional feature and declined (harmless)."""
+    known: tuple[Outcome, ...]
+    """The expected failures (the baseline's entries seen failing as listed)."""
+    fresh_failing: tuple[Outcome, ...]
+    """The fresh cases whose verdict counts against the run."""
+    fresh_again: tuple[str, ...]
+    """The options that play the run's fresh cases again (``--fresh N --seed S``), or ()."""
+
+
+def report_model(run: Run) -> ReportModel:
+    """The model of ``run``'s reports."""
+    tables = {name: _sorted_groups(name, _group(run, key)) for name, key in _GROUP_KEYS.items()}
+    again: tuple[str, ...] = ()
+    if run.fresh:
+        per_level = Counter(o.result.case.level for o in run.fresh).most_common(1)[0][1]
+        again = ("--fresh", str(per_level), "--seed", str(run.fresh_seed))
+    return ReportModel(
+        run=run,
+        conclusion=run.conclusion,
+        line=conclusion_line(run),
+        counts=run.counts,
+        columns=columns(run),
+        tables=tables,
+        failing=tuple(
+            o for o in run.outcomes if o.verdict.bad and o.verdict is not Verdict.DECLINED
+        ),
+        declined=tuple(run.declined()),
+        unsupported=tuple(o for o in run.outcomes if o.verdict is Verdict.UNSUPPORTED),
+        known=tuple(o for o in run.outcomes if o.verdict is Verdict.XFAILED),
+        fresh_failing=tuple(o for o in run.fresh if o.verdict.bad),
+        fresh_again=again,
+    )
+
+
 def summaries(run: Run) -> dict[str, dict[str, dict[str, int]]]:
     """Counts by level, by spec section and by rule; a case counts under one rule only."""
-    keys: dict[str, Callable[[Outcome], str]] = {
-        "level": lambda o: o.result.case.level.value,
-        "section": lambda o: o.result.rule.split("-")[0],
-        "rule": lambda o: o.result.rule,
-    }
-    out: dict[str, dict[str, dict[str, int]]] = {}
-    for name, key in keys.items():
-        out[name] = {
+    return {
+        name: {
             group: {
                 "cases": sum(counter.values()),
                 **{v.name.lower(): counter[v] for v in Verdict},
             }
-            for group, counter in _sorted_groups(name, _group(run, key))
+            for group, counter in rows
         }
-    return out
+        for name, rows in report_model(run).tables.items()
+    }
 
 
 def _sorted_groups(
@@ -285,22 +346,16 @@ def _table(
     return out
 
 
-def _tallies(run: Run, verbose: bool = True) -> list[str]:
-    if not run.outcomes:
+def _tallies(model: ReportModel, verbose: bool = True) -> list[str]:
+    if not model.run.outcomes:
         return []
     sections = {prefix: section.title for prefix, section in spec_sections().items()}
-    cols = columns(run)
+    cols = model.columns
     out = [""]
-    by_level = _group(run, lambda o: o.result.case.level.value)
-    by_section = _group(run, lambda o: o.result.rule.split("-")[0])
-    by_rule = _group(run, lambda o: o.result.rule)
-    out += _table("by level", _sorted_groups("level", by_level), {}, cols)
+    out += _table("by level", model.tables["level"], {}, cols)
     hidden = 0
-    for title, name, groups, labels in (
-        ("by section", "section", by_section, sections),
-        ("by rule", "rule", by_rule, {}),
-    ):
-        rows = _sorted_groups(name, groups)
+    for title, name, labels in (("by section", "section", sections), ("by rule", "rule", {})):
+        rows = model.tables[name]
         kept = rows if verbose else [(g, c) for g, c in rows if shown_row(c)]
         hidden += len(rows) - len(kept)
         if kept:
@@ -346,12 +401,10 @@ def _case_lines(o: Outcome, engine_args: list[str], tally: Tally | None = None) 
     return out
 
 
-def _not_passed(run: Run, engine_args: list[str], tally: Tally | None) -> list[str]:
+def _not_passed(model: ReportModel, engine_args: list[str], tally: Tally | None) -> list[str]:
     out: list[str] = []
     first_with: dict[str, str] = {}
-    for o in run.outcomes:
-        if o.verdict in (Verdict.PASSED, Verdict.UNSUPPORTED, Verdict.XFAILED, Verdict.DECLINED):
-            continue
+    for o in model.failing:
         case = o.result.case
         seen = first_with.get(o.result.message) if not o.result.differences else None
         if seen is not None and o.verdict is Verdict.ERRORED:
@@ -364,17 +417,16 @@ def _not_passed(run: Run, engine_args: list[str], tally: Tally | None) -> list[s
     return out
 
 
-def _expected(run: Run) -> list[str]:
-    known = [o for o in run.outcomes if o.verdict is Verdict.XFAILED]
+def _expected(model: ReportModel) -> list[str]:
+    known = model.known
     if not known:
         return []
     lines = ["", f"expected failures ({len(known)}, listed in the baseline):"]
     return lines + [f"  {o.result.case.id}: {o.reason}" for o in known]
 
 
-def _declined(run: Run) -> list[str]:
-    declined = [o for o in run.outcomes if o.verdict is Verdict.UNSUPPORTED]
-    failing = run.declined()
+def _declined(model: ReportModel) -> list[str]:
+    declined, failing = model.unsupported, model.declined
     if not declined and not failing:
         return []
     reasons = Counter(o.result.message for o in declined)
@@ -407,17 +459,16 @@ def fresh_line(run: Run) -> str:
     return text
 
 
-def _fresh(run: Run, engine_args: list[str], tally: Tally | None) -> list[str]:
+def _fresh(model: ReportModel, engine_args: list[str], tally: Tally | None) -> list[str]:
+    run = model.run
     if not run.fresh:
         return []
-    per_level = Counter(o.result.case.level for o in run.fresh).most_common(1)[0][1]
-    again = [*engine_args, "--fresh", str(per_level), "--seed", str(run.fresh_seed)]
+    again = [*engine_args, *model.fresh_again]
     out = ["", fresh_line(run)]
-    for o in run.fresh:
-        if o.verdict.bad:
-            lines = _case_lines(o, again, tally)
-            out.extend(line for line in lines if not line.startswith("  rerun:"))
-    if any(o.verdict.bad for o in run.fresh):
+    for o in model.fresh_failing:
+        lines = _case_lines(o, again, tally)
+        out.extend(line for line in lines if not line.startswith("  rerun:"))
+    if model.fresh_failing:
         out.append(f"  rerun: {shlex.join(['fiveup', 'certify', *again])}")
     return out
 
@@ -430,15 +481,16 @@ def text_report(
     The tables by section and by rule show the rows with a case not passed (and not merely
     unsupported); ``verbose`` shows every row.
     """
+    model = report_model(run)
     out = [
         *_header(run),
-        *_tallies(run, verbose),
-        *_not_passed(run, engine_args, tally),
-        *_expected(run),
-        *_declined(run),
-        *_fresh(run, engine_args, tally),
+        *_tallies(model, verbose),
+        *_not_passed(model, engine_args, tally),
+        *_expected(model),
+        *_declined(model),
+        *_fresh(model, engine_args, tally),
         "",
-        summary_line(run),
+        summary_line(run, model),
     ]
     return "\n".join(out) + "\n"
 
