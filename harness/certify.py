@@ -11,6 +11,7 @@ import enum
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from fiveup.contract.engine import Engine, EngineInfo, Level
 from fiveup.errors import EngineError, UsageError
@@ -27,7 +28,13 @@ from .engines import (
 from .expectations import Baseline, Outcome, Verdict, judge, load_expected_failures
 from .levels import Claims
 from .runner import MAX_MESSAGE_CHARS, run_case
-from .selection import keyword_matcher, select
+from .selection import (
+    check_decisions,
+    decision_levels,
+    keyword_matcher,
+    select,
+    without_decisions,
+)
 from .sources import printable_lines
 
 __all__ = [
@@ -39,6 +46,7 @@ __all__ = [
     "LeftOut",
     "Outcome",
     "Run",
+    "RunPlan",
     "TimedEngine",
     "Verdict",
     "certify",
@@ -49,6 +57,7 @@ __all__ = [
     "load_engine",
     "load_expected_failures",
     "open_engine",
+    "plan_run",
     "select",
 ]
 
@@ -199,6 +208,65 @@ class Run:
     def ok(self) -> bool:
         """True when the exit code is 0."""
         return self.exit_code == 0
+
+
+@dataclass(frozen=True, slots=True)
+class RunPlan:
+    """What a run will play, set up the same way by ``fiveup certify`` and the pytest plugin."""
+
+    corpus: Corpus
+    chosen: tuple[Case, ...]
+    """The cases ``-k`` and ``--case`` picked (every case without them)."""
+    cases: tuple[Case, ...]
+    """The chosen cases that depend on no left-out decision: what is run."""
+    decisions: tuple[str, ...]
+    """The decisions left out, each once, in register order."""
+    baseline: Baseline
+    """The expected failures (empty without a file)."""
+
+    @property
+    def skipped_levels(self) -> tuple[str, ...]:
+        """The levels a left-out decision touches: no fresh case is played of them."""
+        return decision_levels(self.corpus.cases, self.decisions)
+
+    def left_out(self, fresh: bool = False) -> LeftOut | None:
+        """What leaving the decisions out left out (with ``fresh``: fresh levels too)."""
+        if not self.decisions:
+            return None
+        return LeftOut(
+            self.decisions,
+            len(self.chosen) - len(self.cases),
+            self.skipped_levels if fresh else (),
+        )
+
+
+def plan_run(
+    corpus: Corpus,
+    *,
+    keyword: str | None = None,
+    case_ids: Sequence[str] = (),
+    decisions: Sequence[str] = (),
+    expected_failures: Path | None = None,
+    decision_option: str = "--without-decision",
+) -> RunPlan:
+    """Choose the cases, leave out the decisions and read the baseline.
+
+    UsageError when a name is wrong or nothing is left to run (``decision_option`` names the
+    option in messages).
+    """
+    checked = check_decisions(corpus, decisions, decision_option)
+    chosen = tuple(select(corpus, keyword, case_ids))
+    if not chosen:
+        raise UsageError("no case matches the selection")
+    cases = tuple(without_decisions(chosen, checked))
+    if not cases:
+        raise UsageError(
+            f"every selected case depends on {', '.join(checked)}: none is left to run"
+        )
+    baseline = (
+        load_expected_failures(expected_failures, corpus) if expected_failures else Baseline()
+    )
+    return RunPlan(corpus, chosen, cases, checked, baseline)
 
 
 def certify(

@@ -19,21 +19,19 @@ from fiveup.errors import FiveUpError
 
 from .certify import (
     Claims,
-    LeftOut,
     Outcome,
     Run,
     Verdict,
     handshake,
     judge,
-    load_expected_failures,
     open_engine,
+    plan_run,
 )
 from .corpus import Case, Corpus, load_corpus
 from .engines import close_engine, startup_hint
 from .report import conclusion_line, rerun_command
 from .runner import CaseResult, Status, run_case
 from .sandbox import IN_PROCESS_REFUSAL, Sandbox
-from .selection import check_decisions, without_decisions
 
 _STATE = pytest.StashKey["_Session"]()
 
@@ -96,11 +94,15 @@ class _Session:
         fixtures = config.getoption("fiveup_fixtures")
         self.corpus: Corpus = load_corpus([Path(p) for p in fixtures] if fixtures else None)
         xfail = config.getoption("fiveup_expected_failures")
-        self.expected_failures = load_expected_failures(Path(xfail), self.corpus) if xfail else {}
-        option = "--fiveup-without-decision"
-        named = config.getoption("fiveup_without_decision")
-        self.decisions = check_decisions(self.corpus, named, option)
-        self.cases = tuple(without_decisions(self.corpus.cases, self.decisions))
+        self.plan = plan_run(
+            self.corpus,
+            decisions=config.getoption("fiveup_without_decision"),
+            expected_failures=Path(xfail) if xfail else None,
+            decision_option="--fiveup-without-decision",
+        )
+        self.expected_failures = self.plan.baseline
+        self.decisions = self.plan.decisions
+        self.cases = self.plan.cases
         self.engine: Engine | None = None
         self.info: EngineInfo | None = None
         self.failure = ""
@@ -316,11 +318,7 @@ def _run_of(config: pytest.Config) -> Run | None:
     state = config.stash.get(_STATE, None)
     if state is None:
         return None
-    left_out = (
-        LeftOut(state.decisions, len(state.corpus.cases) - len(state.cases))
-        if state.decisions
-        else None
-    )
+    left_out = state.plan.left_out()
     if state.failure:
         return Run(None, state.failure, state.corpus, (), hint=state.hint, left_out=left_out)
     received = config.stash[_VERDICTS].received

@@ -11,22 +11,13 @@ from fiveup.contract.engine import DEFAULT_ENGINE
 from fiveup.errors import UsageError
 from fiveup.fuzz.campaign import fresh_cases
 from fiveup.harness.badge import badge_json
-from fiveup.harness.certify import (
-    LeftOut,
-    Run,
-    certify,
-    load_engine,
-    load_expected_failures,
-    open_engine,
-    select,
-)
+from fiveup.harness.certify import Run, certify, load_engine, open_engine, plan_run
 from fiveup.harness.corpus import Case, Corpus, fixture_files, load_corpus
 from fiveup.harness.engines import close_engine
 from fiveup.harness.expectations import baseline_text
 from fiveup.harness.report import json_report, junit_report, summary_line, text_report
 from fiveup.harness.report_html import html_report
 from fiveup.harness.sandbox import Sandbox
-from fiveup.harness.selection import check_decisions, decision_levels, without_decisions
 from fiveup.harness.sources import printable
 
 from .common import (
@@ -203,31 +194,25 @@ def _certify(args: argparse.Namespace) -> Run:
         raise UsageError(f"--fresh {args.fresh}: at most {MAX_FRESH} fresh cases per level")
     check_engine_command(args)
     corpus = _corpus(args.fixtures)
-    args.decisions = check_decisions(corpus, args.without_decision)
-    chosen = select(corpus, args.keyword, args.case)
-    if not chosen:
-        raise UsageError("no case matches the selection")
-    cases = without_decisions(chosen, args.decisions)
-    if not cases:
-        raise UsageError(
-            f"every selected case depends on {', '.join(args.decisions)}: none is left to run"
-        )
-    xfails = (
-        load_expected_failures(args.expected_failures, corpus) if args.expected_failures else {}
+    plan = plan_run(
+        corpus,
+        keyword=args.keyword,
+        case_ids=args.case,
+        decisions=args.without_decision,
+        expected_failures=args.expected_failures,
     )
+    args.decisions = plan.decisions
+    xfails = plan.baseline
+    cases = list(plan.cases)
     selection = _selection(args, corpus, len(cases))
-    skipped = decision_levels(corpus.cases, args.decisions)
+    skipped = plan.skipped_levels
     engine = open_engine(args.engine, args.engine_cmd, args.timeout, sandbox=_sandbox(args))
     if args.seed is None:
-        args.seed = getattr(xfails, "fresh_seed", None)
+        args.seed = xfails.fresh_seed
     if args.seed is None:
         args.seed = secrets.randbelow(1 << 31)
     fresh = _fresh(args, selection, skipped)
-    left_out = (
-        LeftOut(args.decisions, len(chosen) - len(cases), skipped if fresh else ())
-        if args.decisions
-        else None
-    )
+    left_out = plan.left_out(fresh is not None)
     try:
         return certify(
             engine, corpus, cases, xfails, selection=selection, fresh=fresh,
