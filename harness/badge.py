@@ -12,7 +12,7 @@ import json
 from fiveup import SUITE_VERSION
 from fiveup.contract.engine import JSON
 
-from .certify import Conclusion, Run
+from .certify import Conclusion, Counts, Run
 
 __all__ = ["badge", "badge_json"]
 
@@ -25,15 +25,17 @@ _COLORS = {
 
 
 def badge(run: Run) -> dict[str, JSON]:
-    """The endpoint badge of ``run``: the conclusion and the levels it speaks for."""
+    """The endpoint badge of ``run``: the conclusion and what it speaks for."""
     conclusion = run.conclusion
-    levels = run.declared_levels
+    claimed = ", ".join(run.claims.claimed)
+    counts = Counts.of([*run.outcomes, *run.fresh])
     if conclusion is Conclusion.CONFORMS:
-        message = f"conforms: {', '.join(levels)}"
+        message = f"conforms: {claimed}"
     elif conclusion is Conclusion.NO_NEW_FAILURES:
-        message = f"{run.counts.xfailed} known failures: {', '.join(levels)}"
+        message = f"{counts.xfailed} known failures: {claimed}"
     elif conclusion is Conclusion.DOES_NOT_CONFORM:
-        message = f"does not conform: {run.counts.failed + run.counts.errored} failing"
+        failing = sum(1 for o in (*run.outcomes, *run.fresh) if o.verdict.bad)
+        message = f"does not conform: {failing} failing"
     else:
         message = "nothing checked"
     return {

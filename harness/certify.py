@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from fiveup.contract.engine import Engine, EngineInfo, Level
 from fiveup.errors import EngineError, UsageError
@@ -24,27 +25,39 @@ from .engines import (
     open_engine,
     startup_hint,
 )
-from .expectations import Outcome, Verdict, judge, load_expected_failures
+from .expectations import Baseline, Outcome, Verdict, judge, load_expected_failures
+from .levels import Claims
 from .runner import MAX_MESSAGE_CHARS, run_case
-from .selection import keyword_matcher, select
+from .selection import (
+    check_decisions,
+    decision_levels,
+    keyword_matcher,
+    select,
+    without_decisions,
+)
 from .sources import printable_lines
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "Baseline",
+    "Claims",
     "Conclusion",
     "Counts",
     "LeftOut",
     "Outcome",
     "Run",
+    "RunPlan",
     "TimedEngine",
     "Verdict",
     "certify",
+    "conclude",
     "handshake",
     "judge",
     "keyword_matcher",
     "load_engine",
     "load_expected_failures",
     "open_engine",
+    "plan_run",
     "select",
 ]
 
@@ -53,13 +66,14 @@ class Conclusion(enum.Enum):
     """What a whole run concludes (``spec/README.md``, "Conformance"); the value is its words."""
 
     CONFORMS = "CONFORMS"
-    """Every selected case of every declared level passed (optional ones may be declined)."""
+    """Every selected case of every claimed feature passed (optional ones may be declined)."""
     NO_NEW_FAILURES = "NO NEW FAILURES"
     """As CONFORMS but for failures the baseline lists: never called conforming."""
     DOES_NOT_CONFORM = "DOES NOT CONFORM"
-    """A case of a declared level failed, errored or was declined, or a baseline entry passes."""
+    """A case of a claimed feature failed, errored or was declined, or a baseline entry
+    passes or fails in another way."""
     NOTHING_CHECKED = "NOTHING CHECKED"
-    """No case was checked: no declared level, every case declined, or no engine to ask."""
+    """No case was checked: nothing claimed, every case declined, or no engine to ask."""
 
     @property
     def exit_code(self) -> int:
@@ -77,6 +91,8 @@ class Counts:
     unsupported: int = 0
     xfailed: int = 0
     xpassed: int = 0
+    declined: int = 0
+    changed: int = 0
 
     @staticmethod
     def of(outcomes: Sequence[Outcome]) -> Counts:
@@ -89,7 +105,30 @@ class Counts:
             c[Verdict.UNSUPPORTED],
             c[Verdict.XFAILED],
             c[Verdict.XPASSED],
+            c[Verdict.DECLINED],
+            c[Verdict.CHANGED],
         )
+
+
+def conclude(
+    engine_started: bool, outcomes: Sequence[Outcome], fresh: Sequence[Outcome] = ()
+) -> Conclusion:
+    """The one rule of what a run concludes (spec/README.md, "Conformance").
+
+    Nothing checked without an engine or when every case is unsupported or declined (a
+    declined case counts against the run, but answers nothing); does not conform
+    when any case, fresh ones included, has a verdict that counts against the run; no new
+    failures when some are expected failures; else conforms.
+    """
+    everything = [*outcomes, *fresh]
+    checked = [o for o in outcomes if o.verdict not in (Verdict.UNSUPPORTED, Verdict.DECLINED)]
+    if not engine_started or not checked:
+        return Conclusion.NOTHING_CHECKED
+    if any(o.verdict.bad for o in everything):
+        return Conclusion.DOES_NOT_CONFORM
+    if any(o.verdict is Verdict.XFAILED for o in everything):
+        return Conclusion.NO_NEW_FAILURES
+    return Conclusion.CONFORMS
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,41 +176,28 @@ class Run:
         return Counts.of(self.outcomes)
 
     @property
+    def claims(self) -> Claims:
+        """What the engine claims: levels whole and features one by one."""
+        return Claims.of(self.engine)
+
+    @property
     def declared_levels(self) -> list[str]:
-        """The levels the engine declares, in the order of the protocol."""
-        declared = set(self.engine["levels"]) if self.engine else set()
-        return [level.value for level in Level if level.value in declared]
+        """The levels with a claimed feature, in the order of the protocol."""
+        return self.claims.touched_levels
 
     @property
     def unclaimed_levels(self) -> list[str]:
-        """The levels the engine does not declare."""
+        """The levels without a claimed feature."""
         return [level.value for level in Level if level.value not in self.declared_levels]
 
     def declined(self) -> list[Outcome]:
-        """Unsupported cases of declared levels that are not optional: they fail the run."""
-        declared = set(self.declared_levels)
-        return [
-            o
-            for o in self.outcomes
-            if o.verdict is Verdict.UNSUPPORTED
-            and o.result.case.level.value in declared
-            and not o.result.case.optional
-        ]
+        """Declined cases of claimed features that are not optional: they fail the run."""
+        return [o for o in self.outcomes if o.verdict is Verdict.DECLINED]
 
     @property
     def conclusion(self) -> Conclusion:
-        """What the run concludes."""
-        counts = self.counts
-        checked = len(self.outcomes) - counts.unsupported
-        if self.engine is None or checked == 0:
-            return Conclusion.NOTHING_CHECKED
-        if counts.failed or counts.errored or counts.xpassed or self.declined():
-            return Conclusion.DOES_NOT_CONFORM
-        if any(o.verdict in (Verdict.FAILED, Verdict.ERRORED) for o in self.fresh):
-            return Conclusion.DOES_NOT_CONFORM
-        if counts.xfailed:
-            return Conclusion.NO_NEW_FAILURES
-        return Conclusion.CONFORMS
+        """What the run concludes (:func:`conclude`)."""
+        return conclude(self.engine is not None, self.outcomes, self.fresh)
 
     @property
     def exit_code(self) -> int:
@@ -184,6 +210,65 @@ class Run:
         return self.exit_code == 0
 
 
+@dataclass(frozen=True, slots=True)
+class RunPlan:
+    """What a run will play, set up the same way by ``fiveup certify`` and the pytest plugin."""
+
+    corpus: Corpus
+    chosen: tuple[Case, ...]
+    """The cases ``-k`` and ``--case`` picked (every case without them)."""
+    cases: tuple[Case, ...]
+    """The chosen cases that depend on no left-out decision: what is run."""
+    decisions: tuple[str, ...]
+    """The decisions left out, each once, in register order."""
+    baseline: Baseline
+    """The expected failures (empty without a file)."""
+
+    @property
+    def skipped_levels(self) -> tuple[str, ...]:
+        """The levels a left-out decision touches: no fresh case is played of them."""
+        return decision_levels(self.corpus.cases, self.decisions)
+
+    def left_out(self, fresh: bool = False) -> LeftOut | None:
+        """What leaving the decisions out left out (with ``fresh``: fresh levels too)."""
+        if not self.decisions:
+            return None
+        return LeftOut(
+            self.decisions,
+            len(self.chosen) - len(self.cases),
+            self.skipped_levels if fresh else (),
+        )
+
+
+def plan_run(
+    corpus: Corpus,
+    *,
+    keyword: str | None = None,
+    case_ids: Sequence[str] = (),
+    decisions: Sequence[str] = (),
+    expected_failures: Path | None = None,
+    decision_option: str = "--without-decision",
+) -> RunPlan:
+    """Choose the cases, leave out the decisions and read the baseline.
+
+    UsageError when a name is wrong or nothing is left to run (``decision_option`` names the
+    option in messages).
+    """
+    checked = check_decisions(corpus, decisions, decision_option)
+    chosen = tuple(select(corpus, keyword, case_ids))
+    if not chosen:
+        raise UsageError("no case matches the selection")
+    cases = tuple(without_decisions(chosen, checked))
+    if not cases:
+        raise UsageError(
+            f"every selected case depends on {', '.join(checked)}: none is left to run"
+        )
+    baseline = (
+        load_expected_failures(expected_failures, corpus) if expected_failures else Baseline()
+    )
+    return RunPlan(corpus, chosen, cases, checked, baseline)
+
+
 def certify(
     engine: Engine,
     corpus: Corpus,
@@ -192,7 +277,7 @@ def certify(
     on_result: Callable[[Outcome], None] | None = None,
     *,
     selection: str = "",
-    fresh: Callable[[list[str]], Sequence[Case]] | None = None,
+    fresh: Callable[[list[str]], Iterable[Case]] | None = None,
     fresh_seed: int | None = None,
     left_out: LeftOut | None = None,
 ) -> Run:
@@ -219,15 +304,16 @@ def certify(
             None, reason, corpus, (), selection, len(xfails), selected=len(cases),
             left_out=left_out,
         )  # fmt: skip
+    claims = Claims.of(info)
     outcomes = []
     for case in cases:
-        outcome = judge(run_case(engine, case, info["levels"]), xfails)
+        outcome = judge(run_case(engine, case, claims), xfails, claims)
         outcomes.append(outcome)
         if on_result:
             on_result(outcome)
-    levels = list(info["levels"])
     played = [
-        judge(run_case(engine, case, levels), {}) for case in (fresh(levels) if fresh else [])
+        judge(run_case(engine, case, claims), xfails, claims)
+        for case in (fresh(claims.touched_levels) if fresh else [])
     ]
     return Run(
         info, "", corpus, tuple(outcomes), selection, len(xfails),

@@ -133,6 +133,11 @@ class TimedEngine:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
 
+    @property
+    def features(self) -> object:
+        """The wrapped engine's optional ``features`` claim (None when it has none)."""
+        return getattr(self.engine, "features", None)
+
     def info(self) -> EngineInfo:
         """The wrapped engine's identity."""
         with self._limit():
@@ -175,6 +180,9 @@ def handshake(engine: Engine) -> EngineInfo:
                 raise
             if engine.failed_starts >= engine.max_failed_starts:
                 raise
+    features = getattr(engine, "features", None)
+    if isinstance(info, dict) and "features" not in info and features is not None:
+        info = {**info, "features": features}  # a Python engine's optional attribute
     spoken = info.get("protocol", PROTOCOL_VERSION) if isinstance(info, dict) else None
     if spoken is not None and spoken != PROTOCOL_VERSION:
         raise EngineError(

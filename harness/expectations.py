@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,38 +11,134 @@ from typing import Any
 
 import yaml
 
+from fiveup.contract.engine import Level
 from fiveup.errors import UsageError
 
 from .corpus import Corpus
+from .levels import Claims, optional_feature
 from .runner import CaseResult, Status
-from .sources import pointer, read_yaml
+from .sources import pointer, printable, read_yaml
 
-__all__ = ["Outcome", "Verdict", "baseline_text", "judge", "load_expected_failures"]
+__all__ = ["Baseline", "Outcome", "Verdict", "baseline_text", "judge", "load_expected_failures"]
 
 
-def load_expected_failures(path: Path, corpus: Corpus) -> dict[str, str]:
+class Baseline(dict[str, str]):
+    """An expected-failures file: case ID to the reason it fails, and the status it had.
+
+    A mapping of case ID to reason (as in 1.0); ``statuses`` holds the status each entry was
+    written with (``fail``, ``error``, ``unsupported`` for a declined case), absent for an entry
+    of an old file, which stands for a failure or an error.
+    """
+
+    def __init__(
+        self,
+        reasons: Mapping[str, str] | None = None,
+        statuses: Mapping[str, str] | None = None,
+        seed: int | None = None,
+    ) -> None:
+        """The entries ``reasons``, with the ``statuses`` they were written with."""
+        super().__init__(reasons or {})
+        self.statuses: dict[str, str] = dict(statuses or {})
+        self.seed = seed
+        """The ``fresh_seed`` the file names (the seed of the run that wrote it)."""
+
+    @property
+    def fresh_seed(self) -> int | None:
+        """The seed of the fresh cases of the run that wrote the baseline, or None."""
+        if self.seed is not None:
+            return self.seed
+        for case_id in self:
+            match = _FRESH_ID.match(case_id)
+            if match:
+                return int(match.group(2))
+        return None
+
+
+_FRESH_ID = re.compile(r"^fresh\.([a-z]+)\.s([0-9]{1,19})-([0-9]{1,9})$")
+"""A fresh case's ID (``fresh.<level>.s<seed>-<index>``): a baseline may list one."""
+_STATUSES = ("fail", "error", "unsupported")
+SEED_KEY = "fresh_seed"
+"""The key of a baseline that names the seed of its run's fresh cases (the same run again
+plays the same ones)."""
+
+
+def _seed(value: object) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 63:
+        return None
+    return value
+
+
+def _entry(case_id: str, entry: object, reasons: dict[str, str], statuses: dict[str, str]) -> str:
+    """Keep one entry (``reason``, or ``{status, reason}``); what is wrong with it, or empty."""
+    status = None
+    reason = entry
+    if isinstance(entry, dict):
+        status, reason = entry.get("status"), entry.get("reason")
+        extra = sorted(str(k) for k in entry if k not in ("status", "reason"))
+        if extra:
+            return f"unknown key {printable(extra[0])[:80]!r}"
+        if status not in _STATUSES:
+            return f"status must be one of {', '.join(_STATUSES)}"
+    if not isinstance(reason, str) or not reason.strip():
+        return "give the reason it is expected to fail"
+    reasons[case_id] = reason
+    if status is not None:
+        statuses[case_id] = str(status)
+    return ""
+
+
+def load_expected_failures(path: Path, corpus: Corpus) -> Baseline:
     """Read an expected-failures file: a YAML mapping of case ID to the reason it fails.
 
-    The file is read as fixture files are, within the same limits (spec/fixtures.md, "Limits").
+    An entry is a reason (``id: reason``, the 1.0 form) or ``id: {status: S, reason: R}`` with
+    the status the case had when the file was written. An ID is a case of the corpus or a fresh
+    case (``fresh.layout.s7-3``); all fresh entries have one seed. The file is read as fixture
+    files are, within the same limits (spec/fixtures.md, "Limits").
     """
     src = read_yaml(path)
     if src.problems:
         raise UsageError("\n".join(p.text for p in src.problems))
     if src.data is None:
-        return {}
+        return Baseline()
     if not isinstance(src.data, dict):
         raise UsageError(f"{src.name}:1: expected a mapping of case ID to reason")
-    known = corpus.by_id()
-    problems = []
-    for case_id, reason in src.data.items():
-        where = f"{src.name}:{src.line_of(pointer([case_id]))}"
-        if not isinstance(case_id, str) or case_id not in known:
-            problems.append(f"{where}: no case {case_id!r} in the corpus")
-        elif not isinstance(reason, str) or not reason.strip():
-            problems.append(f"{where}: {case_id}: give the reason it is expected to fail")
+    baseline, problems = _baseline(src, corpus)
     if problems:
         raise UsageError("\n".join(problems))
-    return {str(k): str(v) for k, v in src.data.items()}
+    return baseline
+
+
+def _baseline(src: Any, corpus: Corpus) -> tuple[Baseline, list[str]]:
+    """The entries of a read baseline file, and every problem found in them."""
+    known = corpus.by_id()
+    levels = {level.value for level in Level}
+    problems = []
+    reasons: dict[str, str] = {}
+    statuses: dict[str, str] = {}
+    seeds: set[str] = set()
+    seed = None
+    for case_id, entry in src.data.items():
+        where = f"{src.name}:{src.line_of(pointer([case_id]))}"
+        if case_id == SEED_KEY:  # never a case ID: those have a dot
+            seed = _seed(entry)
+            if seed is None:
+                problems.append(f"{where}: {SEED_KEY} must be a whole number from 0 to 2**63-1")
+            seeds.add(str(seed))
+            continue
+        fresh = _FRESH_ID.match(case_id) if isinstance(case_id, str) else None
+        if fresh is not None and fresh.group(1) in levels:
+            seeds.add(fresh.group(2))
+        elif not isinstance(case_id, str) or case_id not in known:
+            problems.append(f"{where}: no case {printable(repr(case_id))[:200]} in the corpus")
+            continue
+        problem = _entry(case_id, entry, reasons, statuses)
+        if problem:
+            problems.append(f"{where}: {case_id}: {problem}")
+    if len(seeds) > 1:
+        problems.append(
+            f"{src.name}: fresh cases of more than one seed ({', '.join(sorted(seeds))})"
+        )
+    return Baseline(reasons, statuses, seed), problems
 
 
 class Verdict(enum.Enum):
@@ -51,13 +148,22 @@ class Verdict(enum.Enum):
     FAILED = "failed"
     ERRORED = "errored"
     UNSUPPORTED = "unsupported"
+    DECLINED = "declined"
+    """The engine declined a case of a feature it claims (not an optional one)."""
     XFAILED = "expected failure"
     XPASSED = "unexpectedly passed"
+    CHANGED = "changed"
+    """A baseline entry whose case now fails in another way (another status)."""
 
     @property
     def bad(self) -> bool:
         """True when this verdict fails the run."""
-        return self in (Verdict.FAILED, Verdict.ERRORED, Verdict.XPASSED)
+        return self in _BAD
+
+
+_BAD = frozenset(
+    {Verdict.FAILED, Verdict.ERRORED, Verdict.DECLINED, Verdict.XPASSED, Verdict.CHANGED}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,38 +176,69 @@ class Outcome:
     """Why the case is an expected failure, when it is listed as one."""
 
 
-def judge(result: CaseResult, expected_failures: Mapping[str, str]) -> Outcome:
-    """The verdict of one result given the expected failures."""
-    reason = expected_failures.get(result.case.id)
-    if reason is not None:
-        if result.status is Status.PASS:
-            return Outcome(result, Verdict.XPASSED, reason)
-        if result.status in (Status.FAIL, Status.ERROR):
-            return Outcome(result, Verdict.XFAILED, reason)
+def judge(
+    result: CaseResult, expected_failures: Mapping[str, str], claims: Claims | None = None
+) -> Outcome:
+    """The verdict of one result given the expected failures and what the engine claims.
+
+    A case the engine declined though it claims its feature (and it is not optional) is
+    DECLINED (with ``claims``; without, every declined case is unsupported). A baseline entry
+    turns a failure of the status it lists into an expected failure; one that now passes is
+    XPASSED, one that fails in another way CHANGED.
+    """
+    case = result.case
     verdict = {
         Status.PASS: Verdict.PASSED,
         Status.FAIL: Verdict.FAILED,
         Status.ERROR: Verdict.ERRORED,
         Status.UNSUPPORTED: Verdict.UNSUPPORTED,
     }[result.status]
-    return Outcome(result, verdict, reason or "")
+    if (
+        verdict is Verdict.UNSUPPORTED
+        and claims is not None
+        and claims.claims(case.level, case.given)
+        and not (case.optional or optional_feature(case.level, case.given))
+    ):
+        verdict = Verdict.DECLINED
+    reason = expected_failures.get(case.id)
+    if reason is None or verdict is Verdict.UNSUPPORTED:
+        return Outcome(result, verdict, reason or "")
+    if verdict is Verdict.PASSED:
+        return Outcome(result, Verdict.XPASSED, reason)
+    statuses = getattr(expected_failures, "statuses", {})
+    listed = statuses.get(case.id)
+    if listed is None:  # a 1.0 entry: a failure or an error
+        same = verdict in (Verdict.FAILED, Verdict.ERRORED)
+    else:
+        same = listed == result.status.value
+    return Outcome(result, Verdict.XFAILED if same else Verdict.CHANGED, reason)
 
 
 def baseline_text(run: Any) -> str:
-    """The failures of ``run`` as an expected-failures file: each with its first difference."""
+    """Every case of ``run`` that did not pass, fresh ones included, as an expected-failures file.
+
+    Each entry has its status and its first difference (or message), so that the same run
+    with this file concludes NO NEW FAILURES.
+    """
     lines = [
         "# Expected failures, written by fiveup certify --write-expected-failures.",
-        "# A case listed here that passes again fails the run: remove it then.",
+        "# A case listed here that passes again, or fails in another way, fails the run.",
     ]
-    for outcome in run.outcomes:
-        if outcome.verdict not in (Verdict.FAILED, Verdict.ERRORED, Verdict.XFAILED):
+    if run.fresh_seed is not None:
+        lines.append(f"{SEED_KEY}: {run.fresh_seed}")
+    kept = (Verdict.FAILED, Verdict.ERRORED, Verdict.DECLINED, Verdict.XFAILED, Verdict.CHANGED)
+    for outcome in (*run.outcomes, *run.fresh):
+        if outcome.verdict not in kept:
             continue
         result = outcome.result
         reason = result.differences[0].text if result.differences else result.message
+        first = reason.splitlines()[0] if reason and reason.strip() else "fails"
         entry = yaml.safe_dump(
-            {result.case.id: reason.splitlines()[0] if reason else "fails"},
+            {result.case.id: {"status": result.status.value, "reason": first}},
             allow_unicode=True,
             width=10_000,
+            sort_keys=False,
+            default_flow_style=None,
         )
         lines.append(entry.rstrip())
     return "\n".join(lines) + "\n"

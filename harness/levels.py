@@ -5,6 +5,11 @@ request is built from the case (spec/protocol.md), which schema its observation 
 of its expectation is compared and how (spec/fixtures.md), how a refusal is replayed, and where
 the report finds a layout to show. :data:`LEVELS` holds one :class:`LevelSpec` for each, so
 the runner, the corpus and the report look the level up instead of branching on it.
+
+Each level has *features* (spec/README.md, "Conformance"): every case belongs to exactly one,
+decided by the level from the case's ``given`` (a scoring case's ``function``; one feature,
+named like the level, for the others). An engine claims levels whole or features one by one
+(spec/protocol.md, "Handshake"); :class:`Claims` is what it claims.
 """
 
 from __future__ import annotations
@@ -14,12 +19,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
-from fiveup.contract.engine import JSON, Level
+from fiveup.contract.engine import JSON, EngineInfo, Level
 from fiveup.contract.players import side_count
 
 from .compare import Difference, Row, compare, rows_for
 
-__all__ = ["LEVELS", "LevelSpec"]
+__all__ = ["LEVELS", "Claims", "LevelSpec", "feature_of", "optional_feature"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +55,13 @@ class LevelSpec:
     (``steps``; ``events``, where the last event must be a placement); None: no credit."""
     rows: tuple[Row, ...]
     """The rows of the comparison table (spec/fixtures.md) that apply at this level."""
+    features: tuple[str, ...]
+    """The level's features, in the order reports name them."""
+    feature: Callable[[Mapping[str, JSON]], str]
+    """The feature a case's ``given`` belongs to (one of ``features``)."""
+    optional: tuple[str, ...] = ()
+    """The optional features: a declined case of one never fails the run, claimed or not (the
+    paper tally; the corpus tags their cases ``optional``, fresh cases follow this)."""
 
     def compare(self, expect: Mapping[str, JSON], observation: JSON) -> list[Difference]:
         """Every difference between a case's expectations and an engine's observation."""
@@ -144,6 +156,22 @@ def _match_request(given: Mapping[str, JSON]) -> dict[str, JSON]:
     }
 
 
+# --------------------------------------------------------------------------- features
+
+_SCORING_FEATURES: Final = ("credit", "displayed", "penalty", "side_penalty", "tally")
+
+
+def _function(given: Mapping[str, JSON]) -> str:
+    return str(given["function"])
+
+
+def _whole(level: Level) -> Callable[[Mapping[str, JSON]], str]:
+    def feature(given: Mapping[str, JSON]) -> str:
+        return level.value
+
+    return feature
+
+
 # --------------------------------------------------------------------------- the registry
 
 LEVELS: Final[Mapping[Level, LevelSpec]] = MappingProxyType(
@@ -160,6 +188,9 @@ LEVELS: Final[Mapping[Level, LevelSpec]] = MappingProxyType(
             layout_at=None,
             credit_at=None,
             rows=rows_for(Level.SCORING),
+            features=_SCORING_FEATURES,
+            feature=_function,
+            optional=("tally",),
         ),
         Level.LAYOUT: LevelSpec(
             level=Level.LAYOUT,
@@ -173,6 +204,8 @@ LEVELS: Final[Mapping[Level, LevelSpec]] = MappingProxyType(
             layout_at=("layout",),
             credit_at="steps",
             rows=rows_for(Level.LAYOUT),
+            features=("layout",),
+            feature=_whole(Level.LAYOUT),
         ),
         Level.ROUND: LevelSpec(
             level=Level.ROUND,
@@ -186,6 +219,8 @@ LEVELS: Final[Mapping[Level, LevelSpec]] = MappingProxyType(
             layout_at=("state", "layout"),
             credit_at="events",
             rows=rows_for(Level.ROUND),
+            features=("round",),
+            feature=_whole(Level.ROUND),
         ),
         Level.MATCH: LevelSpec(
             level=Level.MATCH,
@@ -199,6 +234,8 @@ LEVELS: Final[Mapping[Level, LevelSpec]] = MappingProxyType(
             layout_at=None,
             credit_at=None,
             rows=rows_for(Level.MATCH),
+            features=("match",),
+            feature=_whole(Level.MATCH),
         ),
         Level.MOVES: LevelSpec(
             level=Level.MOVES,
@@ -212,7 +249,90 @@ LEVELS: Final[Mapping[Level, LevelSpec]] = MappingProxyType(
             layout_at=None,
             credit_at=None,
             rows=rows_for(Level.MOVES),
+            features=("moves",),
+            feature=_whole(Level.MOVES),
         ),
     }
 )
 """The record of every level."""
+
+
+def feature_of(level: Level, given: Mapping[str, JSON]) -> str:
+    """The feature of a case of ``level`` with this ``given``: ``credit``, ``layout``..."""
+    return LEVELS[level].feature(given)
+
+
+def optional_feature(level: Level, given: Mapping[str, JSON]) -> bool:
+    """True when the case of ``level`` with this ``given`` is of an optional feature."""
+    return feature_of(level, given) in LEVELS[level].optional
+
+
+@dataclass(frozen=True, slots=True)
+class Claims:
+    """What an engine claims: levels whole, and features one by one (spec/protocol.md)."""
+
+    features: frozenset[tuple[Level, str]] = frozenset()
+    """Every claimed (level, feature), those of a level claimed whole included."""
+
+    @staticmethod
+    def of(info: EngineInfo | None) -> Claims:
+        """The claims of a handshake: the union of its ``levels`` and its ``features``."""
+        if info is None:
+            return Claims()
+        claimed: set[tuple[Level, str]] = set()
+        for name in info["levels"]:
+            level = Level(name)
+            claimed.update((level, feature) for feature in LEVELS[level].features)
+        for text in info.get("features", []):
+            name, _, feature = text.partition(".")
+            level = Level(name)
+            if feature in LEVELS[level].features:
+                claimed.add((level, feature))
+        return Claims(frozenset(claimed))
+
+    def touches(self, level: Level) -> bool:
+        """True when some feature of ``level`` is claimed: its cases are sent."""
+        return any(claimed == level for claimed, _ in self.features)
+
+    def claims(self, level: Level, given: Mapping[str, JSON]) -> bool:
+        """True when the feature of the case of ``level`` with this ``given`` is claimed."""
+        return (level, feature_of(level, given)) in self.features
+
+    def whole(self, level: Level) -> bool:
+        """True when every feature of ``level`` is claimed."""
+        return all((level, f) in self.features for f in LEVELS[level].features)
+
+    @property
+    def touched_levels(self) -> list[str]:
+        """The levels with a claimed feature, in the order of the protocol."""
+        return [level.value for level in Level if self.touches(level)]
+
+    @property
+    def claimed(self) -> list[str]:
+        """What is claimed, for a conclusion: ``["scoring (credit)", "layout"]``."""
+        return [self._named(level, True) for level in Level if self.touches(level)]
+
+    @property
+    def unclaimed(self) -> list[str]:
+        """What is not claimed: ``["scoring (displayed, penalty)", "round"]``."""
+        return [self._named(level, False) for level in Level if not self.whole(level)]
+
+    def _named(self, level: Level, claimed: bool) -> str:
+        features = [f for f in LEVELS[level].features if ((level, f) in self.features) is claimed]
+        if len(features) == len(LEVELS[level].features):
+            return level.value
+        return f"{level.value} ({', '.join(features)})"
+
+    @property
+    def partial(self) -> bool:
+        """True when some level is claimed in part only."""
+        return any(self.touches(level) and not self.whole(level) for level in Level)
+
+    def feature_names(self, claimed: bool = True) -> list[str]:
+        """The claimed (or unclaimed) features as ``"<level>.<feature>"``, in protocol order."""
+        return [
+            f"{level.value}.{f}"
+            for level in Level
+            for f in LEVELS[level].features
+            if ((level, f) in self.features) is claimed
+        ]

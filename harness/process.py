@@ -268,12 +268,15 @@ class ProcessEngine:
             if self._info is None or self._refusal is not None:
                 self._ensure()
             assert self._info is not None
-            return EngineInfo(
+            info = EngineInfo(
                 name=self._info["name"],
                 version=self._info["version"],
                 protocol=self._info["protocol"],
                 levels=list(self._info["levels"]),
             )
+            if "features" in self._info:
+                info["features"] = list(self._info["features"])
+            return info
 
     def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
         """Send one run request and return the observation of the reply.
@@ -306,10 +309,14 @@ class ProcessEngine:
                 raise UsageError("a request is already in flight: collect its reply first")
             proc = self._ensure()
             assert self._info is not None
-            if level not in self._info["levels"]:
+            claimed = [
+                *self._info["levels"],
+                *(f.split(".")[0] for f in self._info.get("features", [])),
+            ]
+            if level not in claimed:
                 raise UnsupportedCase(
                     f"the engine does not declare the level {level!r} "
-                    f"(it plays {', '.join(self._info['levels'])})"
+                    f"(it plays {', '.join(dict.fromkeys(claimed))})"
                 )
             self._seq += 1
             seq = self._seq

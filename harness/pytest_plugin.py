@@ -18,21 +18,20 @@ from fiveup.contract.engine import Engine, EngineInfo
 from fiveup.errors import FiveUpError
 
 from .certify import (
-    LeftOut,
+    Claims,
     Outcome,
     Run,
     Verdict,
     handshake,
     judge,
-    load_expected_failures,
     open_engine,
+    plan_run,
 )
 from .corpus import Case, Corpus, load_corpus
 from .engines import close_engine, startup_hint
-from .report import conclusion_line
+from .report import conclusion_line, rerun_command
 from .runner import CaseResult, Status, run_case
 from .sandbox import IN_PROCESS_REFUSAL, Sandbox
-from .selection import check_decisions, without_decisions
 
 _STATE = pytest.StashKey["_Session"]()
 
@@ -95,11 +94,15 @@ class _Session:
         fixtures = config.getoption("fiveup_fixtures")
         self.corpus: Corpus = load_corpus([Path(p) for p in fixtures] if fixtures else None)
         xfail = config.getoption("fiveup_expected_failures")
-        self.expected_failures = load_expected_failures(Path(xfail), self.corpus) if xfail else {}
-        option = "--fiveup-without-decision"
-        named = config.getoption("fiveup_without_decision")
-        self.decisions = check_decisions(self.corpus, named, option)
-        self.cases = tuple(without_decisions(self.corpus.cases, self.decisions))
+        self.plan = plan_run(
+            self.corpus,
+            decisions=config.getoption("fiveup_without_decision"),
+            expected_failures=Path(xfail) if xfail else None,
+            decision_option="--fiveup-without-decision",
+        )
+        self.expected_failures = self.plan.baseline
+        self.decisions = self.plan.decisions
+        self.cases = self.plan.cases
         self.engine: Engine | None = None
         self.info: EngineInfo | None = None
         self.failure = ""
@@ -137,6 +140,17 @@ class _Session:
         close_engine(self.engine)
 
 
+def _engine_args(config: pytest.Config) -> list[str]:
+    """The ``fiveup certify`` options that name this run's engine and fixtures again."""
+    command = config.getoption("fiveup_engine_cmd")
+    args = ["--engine-cmd", command] if command else ["--engine", config.getoption("fiveup_engine")]
+    if config.getoption("fiveup_sandbox"):
+        args.append("--sandbox")
+    for path in config.getoption("fiveup_fixtures") or []:
+        args += ["--fixtures", str(path)]
+    return args
+
+
 def _active(config: pytest.Config) -> bool:
     return bool(config.getoption("fiveup_engine") or config.getoption("fiveup_engine_cmd"))
 
@@ -158,10 +172,20 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """Stop a process engine."""
+    """Stop a process engine; say what the run concludes, as the last line of the output.
+
+    pytest writes its own summary line at the end of the session: the conclusion comes after
+    it, in the words of the command line (not from pytest-xdist's workers, which print nothing).
+    """
     state = config.stash.get(_STATE, None)
     if state is not None:
         state.close()
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None or hasattr(config, "workerinput"):
+        return
+    run = _run_of(config)
+    if run is not None:
+        reporter.write_line(f"fiveup: {conclusion_line(run)}")
 
 
 class CorpusCollector(pytest.Collector):
@@ -198,18 +222,19 @@ class CaseItem(pytest.Item):
         if not state.open():
             raise FiveUpError(state.failure)
         assert state.engine is not None and state.info is not None
-        levels = state.info["levels"]
-        outcome = judge(run_case(state.engine, self.case, levels), state.expected_failures)
+        claims = Claims.of(state.info)
+        result = run_case(state.engine, self.case, claims)
+        outcome = judge(result, state.expected_failures, claims)
         self.user_properties += [
             ("fiveup_verdict", outcome.verdict.name),
             ("fiveup_status", outcome.result.status.value),
-            ("fiveup_levels", ",".join(levels)),
+            ("fiveup_levels", ",".join(state.info["levels"])),
+            ("fiveup_features", ",".join(state.info.get("features", []))),
             ("fiveup_reason", outcome.reason),
         ]
-        declined = outcome.verdict is Verdict.UNSUPPORTED
-        if declined and self.case.level.value in levels and not self.case.optional:
-            raise CaseFailure(outcome, "the engine declined a case of a level it declares")
-        if declined:
+        if outcome.verdict is Verdict.DECLINED:
+            raise CaseFailure(outcome, "the engine declined a case of a feature it claims")
+        if outcome.verdict is Verdict.UNSUPPORTED:
             pytest.skip(f"unsupported: {outcome.result.message}")
         if outcome.verdict is Verdict.XFAILED:
             pytest.xfail(outcome.reason)
@@ -232,7 +257,13 @@ class CaseItem(pytest.Item):
                 lines.append(f"listed as an expected failure ({outcome.reason}) but it passes")
             if outcome.result.message:
                 lines.append(f"{outcome.verdict.value}: {outcome.result.message}")
+            if outcome.verdict is Verdict.CHANGED:
+                lines.append(
+                    f"listed as an expected failure ({outcome.reason}) but it fails in another "
+                    f"way now ({outcome.result.status.value})"
+                )
             lines.extend(f"  {d.text}" for d in outcome.result.differences)
+            lines.append(f"rerun: {rerun_command(_engine_args(self.config), self.case.id)}")
             return "\n".join(lines)
         if isinstance(excinfo.value, FiveUpError):
             return f"{self.case.id}: {excinfo.value}"
@@ -287,11 +318,7 @@ def _run_of(config: pytest.Config) -> Run | None:
     state = config.stash.get(_STATE, None)
     if state is None:
         return None
-    left_out = (
-        LeftOut(state.decisions, len(state.corpus.cases) - len(state.cases))
-        if state.decisions
-        else None
-    )
+    left_out = state.plan.left_out()
     if state.failure:
         return Run(None, state.failure, state.corpus, (), hint=state.hint, left_out=left_out)
     received = config.stash[_VERDICTS].received
@@ -300,26 +327,23 @@ def _run_of(config: pytest.Config) -> Run | None:
     cases = state.corpus.by_id()
     outcomes = []
     levels: list[str] = []
+    features: list[str] = []
     for case_id, props in received.items():
         if case_id not in cases:
             continue
-        levels = props["fiveup_levels"].split(",")
+        levels = [level for level in props["fiveup_levels"].split(",") if level]
+        features = [f for f in props.get("fiveup_features", "").split(",") if f]
         result = CaseResult(cases[case_id], Status(props["fiveup_status"]))
         outcomes.append(Outcome(result, Verdict[props["fiveup_verdict"]], props["fiveup_reason"]))
     total = len(state.corpus.cases)
     selection = f"{len(outcomes)} of {total} cases" if len(outcomes) < total else ""
     info: EngineInfo = {"name": "", "version": "", "protocol": 1, "levels": levels}
+    if features:
+        info["features"] = features
     return Run(
         info, "", state.corpus, tuple(outcomes), selection, len(state.expected_failures),
         left_out=left_out,
     )  # fmt: skip
-
-
-def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-    """Say what the run concludes, in the words of the command line."""
-    run = _run_of(config)
-    if run is not None:
-        terminalreporter.write_line(f"fiveup: {conclusion_line(run)}")
 
 
 @pytest.hookimpl(trylast=True)

@@ -8,12 +8,13 @@ import shlex
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Final
 
 from fiveup import PROTOCOL_VERSION, SUITE_VERSION
 from fiveup.contract.engine import JSON
 
-from .certify import Conclusion, LeftOut, Outcome, Run, Verdict
+from .certify import Conclusion, Counts, LeftOut, Outcome, Run, Verdict
 from .compare import Difference
 from .levels import LEVELS
 from .rules import spec_rules, spec_sections
@@ -123,26 +124,50 @@ def left_out_text(left_out: LeftOut) -> str:
     return text + ")"
 
 
+def claims_text(run: Run) -> str:
+    """What the conclusion speaks for, as spec/README.md ("Conformance") words it.
+
+    ``levels scoring, layout (not claimed: round)``, or, when a level is claimed in part,
+    ``scoring (credit), layout; not claimed: scoring (displayed), round``.
+    """
+    claims = run.claims
+    if run.engine is None:
+        return _levels(run.declared_levels)
+    if not claims.partial:
+        text = _levels(run.declared_levels)
+        return text + (
+            f" (not claimed: {', '.join(run.unclaimed_levels)})" if run.unclaimed_levels else ""
+        )
+    return f"{', '.join(claims.claimed)}; not claimed: {', '.join(claims.unclaimed)}"
+
+
 def conclusion_line(run: Run) -> str:
     """What the run concludes, in the words of spec/README.md ("Conformance")."""
     conclusion = run.conclusion
-    counts = run.counts
+    counts = Counts.of([*run.outcomes, *run.fresh])
+    claims = run.claims
     if conclusion is Conclusion.NOTHING_CHECKED:
         if run.engine is None:
             text = "NOTHING CHECKED: the engine did not start or did not complete the handshake"
-        elif all(o.result.case.level.value not in run.declared_levels for o in run.outcomes):
+        elif not claims.partial and all(
+            o.result.case.level.value not in run.declared_levels for o in run.outcomes
+        ):
             text = "NOTHING CHECKED: the engine declares none of the selected cases' levels"
+        elif all(not claims.claims(o.result.case.level, o.result.case.given) for o in run.outcomes):
+            text = "NOTHING CHECKED: the engine claims none of the selected cases' features"
         else:
             text = "NOTHING CHECKED: the engine declined every selected case"
+        if run.engine is not None and claims.partial:
+            text += f" (claimed: {claims_text(run)})"
+        elif run.engine is not None and run.unclaimed_levels:
+            text += f" (not claimed: {', '.join(run.unclaimed_levels)})"
     elif conclusion is Conclusion.NO_NEW_FAILURES:
         text = (
             f"NO NEW FAILURES against a baseline of {plural(run.baseline, 'known failure')} "
-            f"({counts.xfailed} seen), at {_levels(run.declared_levels)}"
+            f"({counts.xfailed} seen), at {claims_text(run)}"
         )
     else:
-        text = f"{conclusion.value} at {_levels(run.declared_levels)}"
-    if run.engine is not None and run.unclaimed_levels:
-        text += f" (not claimed: {', '.join(run.unclaimed_levels)})"
+        text = f"{conclusion.value} at {claims_text(run)}"
     if run.selection:
         text += f", on a selection ({run.selection})"
     if run.left_out is not None:
@@ -150,7 +175,7 @@ def conclusion_line(run: Run) -> str:
     return text
 
 
-def summary_line(run: Run) -> str:
+def summary_line(run: Run, model: ReportModel | None = None) -> str:
     """``N passed, N failed, ...`` and the conclusion."""
     c = run.counts
     parts = [
@@ -161,14 +186,20 @@ def summary_line(run: Run) -> str:
         f"{c.xfailed} expected failures",
         f"{c.xpassed} unexpectedly passing",
     ]
-    return f"{', '.join(parts)}: {conclusion_line(run)}"
+    if c.declined:
+        parts.insert(4, f"{c.declined} declined")
+    if c.changed:
+        parts.append(f"{c.changed} failing in another way")
+    return f"{', '.join(parts)}: {model.line if model else conclusion_line(run)}"
 
 
 def _header(run: Run) -> list[str]:
     info = run.engine
     who = (
         f"{info['name']} {info['version']} (protocol {info['protocol']}, levels "
-        f"{', '.join(info['levels'])})"
+        f"{', '.join(info['levels'])}"
+        + (f"; features {', '.join(info['features'])}" if info.get("features") else "")
+        + ")"
         if info
         else "unknown engine"
     )
@@ -199,6 +230,23 @@ _COLUMNS = (
 )
 """The columns of the tables: ``known`` are expected failures, ``stale`` baseline entries
 that pass."""
+_RARE_COLUMNS = (("declined", Verdict.DECLINED), ("changed", Verdict.CHANGED))
+"""Columns shown only when a case has their verdict: declined cases of a claimed feature,
+and baseline entries that fail in another way."""
+
+
+def columns(run: Run) -> tuple[tuple[str, Verdict | None], ...]:
+    """The columns of ``run``'s tables, in order (the rare ones when a case has them)."""
+    seen = {o.verdict for o in run.outcomes}
+    return _COLUMNS + tuple((name, v) for name, v in _RARE_COLUMNS if v in seen)
+
+
+def shown_row(counter: Counter[Verdict]) -> bool:
+    """True when a row has a case that neither passed nor is unsupported.
+
+    The default report shows those rows only (``--verbose``: every row).
+    """
+    return any(n for v, n in counter.items() if v not in (Verdict.PASSED, Verdict.UNSUPPORTED))
 
 
 def _group(run: Run, key: Callable[[Outcome], str]) -> dict[str, Counter[Verdict]]:
@@ -208,23 +256,83 @@ def _group(run: Run, key: Callable[[Outcome], str]) -> dict[str, Counter[Verdict
     return groups
 
 
+_GROUP_KEYS: Final[dict[str, Callable[[Outcome], str]]] = {
+    "level": lambda o: o.result.case.level.value,
+    "section": lambda o: o.result.rule.split("-")[0],
+    "rule": lambda o: o.result.rule,
+}
+"""The tables of a report, and what groups a case in each (a case counts under one rule)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReportModel:
+    """What every report of a run shows, computed once: the writers only render it.
+
+    The text, JSON, JUnit and HTML reports, the badge and the pytest plugin read their
+    conclusion, counts, tables and the lists of cases from here, so they cannot drift apart.
+    """
+
+    run: Run
+    conclusion: Conclusion
+    line: str
+    """The conclusion in words (:func:`conclusion_line`): the last line of every report."""
+    counts: Counts
+    """The corpus cases' verdicts."""
+    columns: tuple[tuple[str, Verdict | None], ...]
+    """The tables' columns: a label and the verdict it counts (None: every case)."""
+    tables: dict[str, list[tuple[str, Counter[Verdict]]]]
+    """``level``, ``section`` and ``rule``: each group and its verdicts, in spec order."""
+    failing: tuple[Outcome, ...]
+    """The corpus cases whose verdict counts against the run, but the declined ones."""
+    declined: tuple[Outcome, ...]
+    """The declined cases of claimed features (they count against the run)."""
+    unsupported: tuple[Outcome, ...]
+    """The cases not claimed, or of an optional feature and declined (harmless)."""
+    known: tuple[Outcome, ...]
+    """The expected failures (the baseline's entries seen failing as listed)."""
+    fresh_failing: tuple[Outcome, ...]
+    """The fresh cases whose verdict counts against the run."""
+    fresh_again: tuple[str, ...]
+    """The options that play the run's fresh cases again (``--fresh N --seed S``), or ()."""
+
+
+def report_model(run: Run) -> ReportModel:
+    """The model of ``run``'s reports."""
+    tables = {name: _sorted_groups(name, _group(run, key)) for name, key in _GROUP_KEYS.items()}
+    again: tuple[str, ...] = ()
+    if run.fresh:
+        per_level = Counter(o.result.case.level for o in run.fresh).most_common(1)[0][1]
+        again = ("--fresh", str(per_level), "--seed", str(run.fresh_seed))
+    return ReportModel(
+        run=run,
+        conclusion=run.conclusion,
+        line=conclusion_line(run),
+        counts=run.counts,
+        columns=columns(run),
+        tables=tables,
+        failing=tuple(
+            o for o in run.outcomes if o.verdict.bad and o.verdict is not Verdict.DECLINED
+        ),
+        declined=tuple(run.declined()),
+        unsupported=tuple(o for o in run.outcomes if o.verdict is Verdict.UNSUPPORTED),
+        known=tuple(o for o in run.outcomes if o.verdict is Verdict.XFAILED),
+        fresh_failing=tuple(o for o in run.fresh if o.verdict.bad),
+        fresh_again=again,
+    )
+
+
 def summaries(run: Run) -> dict[str, dict[str, dict[str, int]]]:
     """Counts by level, by spec section and by rule; a case counts under one rule only."""
-    keys: dict[str, Callable[[Outcome], str]] = {
-        "level": lambda o: o.result.case.level.value,
-        "section": lambda o: o.result.rule.split("-")[0],
-        "rule": lambda o: o.result.rule,
-    }
-    out: dict[str, dict[str, dict[str, int]]] = {}
-    for name, key in keys.items():
-        out[name] = {
+    return {
+        name: {
             group: {
                 "cases": sum(counter.values()),
                 **{v.name.lower(): counter[v] for v in Verdict},
             }
-            for group, counter in _sorted_groups(name, _group(run, key))
+            for group, counter in rows
         }
-    return out
+        for name, rows in report_model(run).tables.items()
+    }
 
 
 def _sorted_groups(
@@ -240,31 +348,43 @@ def _sorted_groups(
 
 
 def _table(
-    title: str, groups: list[tuple[str, Counter[Verdict]]], names: dict[str, str]
+    title: str,
+    groups: list[tuple[str, Counter[Verdict]]],
+    names: dict[str, str],
+    cols: tuple[tuple[str, Verdict | None], ...] = _COLUMNS,
 ) -> list[str]:
-    widths = [len(column) + 2 for column, _ in _COLUMNS]
-    head = "".join(f"{column:>{w}}" for (column, _), w in zip(_COLUMNS, widths, strict=True))
+    widths = [len(column) + 2 for column, _ in cols]
+    head = "".join(f"{column:>{w}}" for (column, _), w in zip(cols, widths, strict=True))
     out = [f"{title:<10}{head}"]
     for group, counter in groups:
-        cells = [sum(counter.values()), *(counter[v] for _, v in _COLUMNS[1:] if v is not None)]
+        cells = [sum(counter.values()), *(counter[v] for _, v in cols[1:] if v is not None)]
         row = "".join(f"{cell:>{w}}" for cell, w in zip(cells, widths, strict=True))
         label = names.get(group, "")
         out.append(f"  {group:<8}{row}  {label}".rstrip())
     return out
 
 
-def _tallies(run: Run) -> list[str]:
-    if not run.outcomes:
+def _tallies(model: ReportModel, verbose: bool = True) -> list[str]:
+    if not model.run.outcomes:
         return []
     sections = {prefix: section.title for prefix, section in spec_sections().items()}
+    cols = model.columns
     out = [""]
-    by_level = _group(run, lambda o: o.result.case.level.value)
-    by_section = _group(run, lambda o: o.result.rule.split("-")[0])
-    by_rule = _group(run, lambda o: o.result.rule)
-    out += _table("by level", _sorted_groups("level", by_level), {})
-    out += _table("by section", _sorted_groups("section", by_section), sections)
-    out += _table("by rule", _sorted_groups("rule", by_rule), {})
-    out.append(f"  ({RULE_COUNTS})")
+    out += _table("by level", model.tables["level"], {}, cols)
+    hidden = 0
+    for title, name, labels in (("by section", "section", sections), ("by rule", "rule", {})):
+        rows = model.tables[name]
+        kept = rows if verbose else [(g, c) for g, c in rows if shown_row(c)]
+        hidden += len(rows) - len(kept)
+        if kept:
+            out += _table(title, kept, labels, cols)
+            if name == "rule":
+                out.append(f"  ({RULE_COUNTS})")
+    if hidden:
+        out.append(
+            f"({plural(hidden, 'row')} of sections and rules where every case passed or was "
+            "not claimed not shown: --verbose shows them)"
+        )
     return out
 
 
@@ -282,6 +402,11 @@ def _case_lines(o: Outcome, engine_args: list[str], tally: Tally | None = None) 
             f"  listed as an expected failure ({o.reason}) but it passes now: "
             "remove it from the list"
         )
+    if o.verdict is Verdict.CHANGED:
+        out.append(
+            f"  listed as an expected failure ({o.reason}) but it fails in another way now "
+            f"({o.result.status.value}): write the baseline again"
+        )
     if o.result.message and not o.result.differences:
         out.append(f"  {o.result.message}")
     for diff in o.result.differences:
@@ -296,12 +421,10 @@ def _case_lines(o: Outcome, engine_args: list[str], tally: Tally | None = None) 
     return out
 
 
-def _not_passed(run: Run, engine_args: list[str], tally: Tally | None) -> list[str]:
+def _not_passed(model: ReportModel, engine_args: list[str], tally: Tally | None) -> list[str]:
     out: list[str] = []
     first_with: dict[str, str] = {}
-    for o in run.outcomes:
-        if o.verdict in (Verdict.PASSED, Verdict.UNSUPPORTED, Verdict.XFAILED):
-            continue
+    for o in model.failing:
         case = o.result.case
         seen = first_with.get(o.result.message) if not o.result.differences else None
         if seen is not None and o.verdict is Verdict.ERRORED:
@@ -314,25 +437,24 @@ def _not_passed(run: Run, engine_args: list[str], tally: Tally | None) -> list[s
     return out
 
 
-def _expected(run: Run) -> list[str]:
-    known = [o for o in run.outcomes if o.verdict is Verdict.XFAILED]
+def _expected(model: ReportModel) -> list[str]:
+    known = model.known
     if not known:
         return []
     lines = ["", f"expected failures ({len(known)}, listed in the baseline):"]
     return lines + [f"  {o.result.case.id}: {o.reason}" for o in known]
 
 
-def _declined(run: Run) -> list[str]:
-    declined = [o for o in run.outcomes if o.verdict is Verdict.UNSUPPORTED]
-    if not declined:
+def _declined(model: ReportModel) -> list[str]:
+    declined, failing = model.unsupported, model.declined
+    if not declined and not failing:
         return []
     reasons = Counter(o.result.message for o in declined)
     out = ["", *(f"unsupported ({n}): {reason}" for reason, n in sorted(reasons.items()))]
-    failing = run.declined()
     if failing:
         ids = ", ".join(o.result.case.id for o in failing[:5])
         more = f" and {len(failing) - 5} more" if len(failing) > 5 else ""
-        out.append(f"declined cases of a declared level, which fail the run: {ids}{more}")
+        out.append(f"declined cases of a claimed feature, which fail the run: {ids}{more}")
     return out
 
 
@@ -341,33 +463,50 @@ def fresh_line(run: Run) -> str:
     if not run.fresh:
         return ""
     c = Counter(o.verdict for o in run.fresh)
-    return (
+    text = (
         f"fresh cases (seed {run.fresh_seed}, expected as the reference plays them): "
         f"{c[Verdict.PASSED]} passed, {c[Verdict.FAILED]} failed, {c[Verdict.ERRORED]} errors"
     )
+    for verdict, words in (
+        (Verdict.DECLINED, "declined"),
+        (Verdict.XFAILED, "expected failures"),
+        (Verdict.XPASSED, "unexpectedly passing"),
+        (Verdict.CHANGED, "failing in another way"),
+        (Verdict.UNSUPPORTED, "not claimed"),
+    ):
+        if c[verdict]:
+            text += f", {c[verdict]} {words}"
+    return text
 
 
-def _fresh(run: Run, engine_args: list[str], tally: Tally | None) -> list[str]:
+def _fresh(model: ReportModel, engine_args: list[str], tally: Tally | None) -> list[str]:
+    run = model.run
     if not run.fresh:
         return []
     out = ["", fresh_line(run)]
-    for o in run.fresh:
-        if o.verdict in (Verdict.FAILED, Verdict.ERRORED):
-            out.extend(_case_lines(o, engine_args, tally))
+    for o in model.fresh_failing:
+        out.extend(_case_lines(o, engine_args, tally))
     return out
 
 
-def text_report(run: Run, engine_args: list[str], *, tally: Tally | None = None) -> str:
-    """The human-readable report; with ``tally``, differences in scores also as tallies."""
+def text_report(
+    run: Run, engine_args: list[str], *, tally: Tally | None = None, verbose: bool = False
+) -> str:
+    """The human-readable report; with ``tally``, differences in scores also as tallies.
+
+    The tables by section and by rule show the rows with a case not passed (and not merely
+    unsupported); ``verbose`` shows every row.
+    """
+    model = report_model(run)
     out = [
         *_header(run),
-        *_tallies(run),
-        *_not_passed(run, engine_args, tally),
-        *_expected(run),
-        *_declined(run),
-        *_fresh(run, engine_args, tally),
+        *_tallies(model, verbose),
+        *_not_passed(model, engine_args, tally),
+        *_expected(model),
+        *_declined(model),
+        *_fresh(model, engine_args, tally),
         "",
-        summary_line(run),
+        summary_line(run, model),
     ]
     return "\n".join(out) + "\n"
 
@@ -379,7 +518,9 @@ def conclusion_json(run: Run) -> dict[str, JSON]:
         "line": conclusion_line(run),
         "exit_code": run.exit_code,
         "levels": run.declared_levels,
-        "not_claimed": run.unclaimed_levels if run.engine else [],
+        "not_claimed": run.claims.unclaimed if run.engine else [],
+        "claimed": run.claims.claimed,
+        "features": run.claims.feature_names(),
         "selection": run.selection or None,
         "baseline": run.baseline,
         "without_decisions": _left_out_json(run.left_out),
@@ -459,7 +600,9 @@ def junit_report(run: Run) -> str:
         {
             "name": "fiveup-conformance",
             "tests": str(len(run.outcomes) + (run.engine is None)),
-            "failures": str(c[Verdict.FAILED] + c[Verdict.XPASSED]),
+            "failures": str(
+                c[Verdict.FAILED] + c[Verdict.XPASSED] + c[Verdict.DECLINED] + c[Verdict.CHANGED]
+            ),
             "errors": str(c[Verdict.ERRORED] + (run.engine is None)),
             "skipped": str(c[Verdict.UNSUPPORTED] + c[Verdict.XFAILED]),
             "time": f"{sum(o.result.seconds for o in run.outcomes):.6f}",
@@ -494,6 +637,12 @@ def junit_report(run: Run) -> str:
             ET.SubElement(tc, "failure", {"message": o.result.message}).text = detail
         elif o.verdict is Verdict.XPASSED:
             ET.SubElement(tc, "failure", {"message": "unexpectedly passing"}).text = o.reason
+        elif o.verdict is Verdict.DECLINED:
+            message = "declined a case of a claimed feature"
+            ET.SubElement(tc, "failure", {"message": message}).text = o.result.message
+        elif o.verdict is Verdict.CHANGED:
+            message = f"fails in another way than the baseline lists ({o.result.status.value})"
+            ET.SubElement(tc, "failure", {"message": message}).text = detail
         elif o.verdict is Verdict.ERRORED:
             ET.SubElement(tc, "error", {"message": o.result.message}).text = detail
         elif o.verdict in (Verdict.UNSUPPORTED, Verdict.XFAILED):

@@ -412,9 +412,9 @@ def _others(page: _Page) -> None:
         "Declined cases",
         (
             f"<code>{_clean(o.result.case.id)}</code>: {_clean(_cut(o.result.message, 300))}"
-            + (" <b>(a declared level: fails the run)</b>" if id(o) in failing else "")
+            + (" <b>(a claimed feature: fails the run)</b>" if id(o) in failing else "")
             for o in run.outcomes
-            if o.verdict is Verdict.UNSUPPORTED
+            if o.verdict in (Verdict.UNSUPPORTED, Verdict.DECLINED)
         ),
     )
 

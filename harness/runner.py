@@ -21,7 +21,7 @@ from fiveup.errors import EngineError, UnsupportedCase
 from .attribution import case_rule, rule_of
 from .compare import MISSING, Difference
 from .corpus import Case
-from .levels import LEVELS
+from .levels import LEVELS, Claims, feature_of
 from .shapes import problem
 from .sources import printable_lines
 
@@ -160,9 +160,16 @@ def _judge(case: Case, given: dict[str, JSON], ask: _Ask) -> tuple[JSON, list[Di
 
 
 def run_case(
-    engine: Engine, case: Case, levels: Sequence[str], check_shape: ObservationCheck | None = None
+    engine: Engine,
+    case: Case,
+    levels: Sequence[str] | Claims,
+    check_shape: ObservationCheck | None = None,
 ) -> CaseResult:
-    """Run one case against an engine and judge the result."""
+    """Run one case against an engine and judge the result.
+
+    ``levels`` is what the engine claims: a case of a level or feature it does not claim is
+    not sent, and is unsupported.
+    """
     start = time.perf_counter()
 
     def done(
@@ -176,7 +183,15 @@ def run_case(
         return CaseResult(case, status, tuple(diffs), shown, observation, seconds, given)
 
     given = case.request()
-    if case.level.value not in levels:
+    if isinstance(levels, Claims):
+        if not levels.touches(case.level):
+            return done(
+                Status.UNSUPPORTED, f"the engine does not declare the level {case.level.value!r}"
+            )
+        if not levels.claims(case.level, case.given):
+            feature = f"{case.level.value}.{feature_of(case.level, case.given)}"
+            return done(Status.UNSUPPORTED, f"the engine does not claim the feature {feature!r}")
+    elif case.level.value not in levels:
         return done(
             Status.UNSUPPORTED, f"the engine does not declare the level {case.level.value!r}"
         )

@@ -48,10 +48,11 @@ def _at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_an_engine_that_declines_every_case_checked_nothing() -> None:
     code, out, _ = certify("--engine", f"{ENGINES}:DeclinesAll")
     assert code == 1
+    declined = sum(1 for c in CASES if c.level.value != "moves" and not c.optional)
     assert last_line(out) == (
-        f"0 passed, 0 failed, 0 errors, {N} unsupported, 0 expected failures, "
-        "0 unexpectedly passing: NOTHING CHECKED: the engine declined every selected case "
-        "(not claimed: moves)"
+        f"0 passed, 0 failed, 0 errors, {N - declined} unsupported, {declined} declined, "
+        "0 expected failures, 0 unexpectedly passing: NOTHING CHECKED: the engine declined "
+        "every selected case (not claimed: moves)"
     )
 
 
@@ -61,7 +62,7 @@ def test_an_engine_of_one_scoring_function_does_not_conform() -> None:
     assert last_line(out).endswith(
         ": DOES NOT CONFORM at level scoring (not claimed: layout, round, match, moves)"
     )
-    assert "declined cases of a declared level, which fail the run:" in out
+    assert "declined cases of a claimed feature, which fail the run:" in out
 
 
 def test_two_of_four_levels_conform_at_those_levels() -> None:
@@ -98,7 +99,10 @@ def test_failures_then_a_baseline_of_them_then_no_new_failures(tmp_path: Path) -
     failed = int(last_line(out).split(" passed, ")[1].split()[0])
     assert failed > 3
     listed = baseline.read_text(encoding="utf-8")
-    assert listed.count("\n") - 2 == failed and "expected 5, got 0" in listed
+    fresh = listed.count("\nfresh.")  # the fresh cases that failed are listed too
+    assert listed.count("{status: fail, ") == failed + fresh and "expected 5, got 0" in listed
+    assert "\nfresh_seed: " in listed
+    failed += fresh
     code, out, _ = certify("--engine", f"{ENGINES}:FailsSome", "--expected-failures", str(baseline))
     assert code == 0
     assert last_line(out).endswith(
@@ -106,7 +110,7 @@ def test_failures_then_a_baseline_of_them_then_no_new_failures(tmp_path: Path) -
         "at levels scoring, layout, round, match, moves"
     )
     assert "CONFORMS" not in last_line(out).replace("NO NEW FAILURES", "")
-    assert out.count("\n  doc.") + out.count("\n  rule.") >= failed  # one line each
+    assert out.count("\n  doc.") + out.count("\n  rule.") >= failed - fresh  # one line each
 
 
 def test_a_wrong_engine_fails_under_the_broken_rule_alone() -> None:
@@ -362,3 +366,124 @@ def test_the_pytest_plugin_names_the_decision_left_out(pytester: pytest.Pytester
     bad = pytester.runpytest(engine, "--fiveup-without-decision=OQ-0")
     assert bad.ret == pytest.ExitCode.USAGE_ERROR
     assert "--fiveup-without-decision OQ-0: not an open question" in bad.stderr.str()
+
+
+CREDIT_AND_LAYOUT = (
+    "scoring (credit), layout; not claimed: scoring (displayed, penalty, side_penalty, tally), "
+    "round, match, moves"
+)
+
+
+def test_an_engine_claiming_credit_and_layout_conforms_at_exactly_those(tmp_path: Path) -> None:
+    lines = {}
+    for fmt in ("text", "json", "junit"):
+        target = tmp_path / f"report.{fmt}"
+        code, _, _ = certify(
+            "--engine", f"{ENGINES}:AllFives", "--format", fmt, "--output", str(target)
+        )
+        assert code == 0
+        lines[fmt] = target.read_text(encoding="utf-8")
+    line = f"CONFORMS at {CREDIT_AND_LAYOUT}"
+    assert last_line(lines["text"]).endswith(f": {line}")
+    conclusion = json.loads(lines["json"])["conclusion"]
+    assert conclusion["line"] == line
+    assert conclusion["claimed"] == ["scoring (credit)", "layout"]
+    assert conclusion["features"] == ["scoring.credit", "layout.layout"]
+    assert conclusion["not_claimed"][0] == "scoring (displayed, penalty, side_penalty, tally)"
+    assert f'name="conclusion_line" value="{line}"' in lines["junit"]
+    badge = tmp_path / "badge.json"
+    certify("--engine", f"{ENGINES}:AllFives", "--badge", str(badge))
+    assert json.loads(badge.read_text(encoding="utf-8"))["message"] == (
+        "conforms: scoring (credit), layout"
+    )
+
+
+def test_a_feature_alone_may_be_claimed() -> None:
+    code, out, _ = certify("--engine", f"{ENGINES}:CreditFeatureOnly")
+    assert code == 0
+    assert last_line(out).endswith(
+        ": CONFORMS at scoring (credit); not claimed: scoring (displayed, penalty, "
+        "side_penalty, tally), layout, round, match, moves"
+    )
+
+
+@pytest.mark.parametrize("engine", ["AllFivesWrongLayout", "CreditOnly", "FailsSome"])
+def test_the_baseline_a_run_writes_gives_the_same_run_no_new_failures(
+    engine: str, tmp_path: Path
+) -> None:
+    baseline = tmp_path / "known.yaml"
+    badge = tmp_path / "badge.json"
+    code, out, _ = certify(
+        "--engine", f"{ENGINES}:{engine}", "--write-expected-failures", str(baseline)
+    )
+    assert code == 1 and ": DOES NOT CONFORM at " in last_line(out)
+    code, out, _ = certify(
+        "--engine", f"{ENGINES}:{engine}", "--expected-failures", str(baseline),
+        "--badge", str(badge),
+    )  # fmt: skip
+    assert code == 0, out
+    assert ": NO NEW FAILURES against a baseline of " in last_line(out)
+    shown = json.loads(badge.read_text(encoding="utf-8"))
+    assert shown["color"] == "yellow" and "known failures" in shown["message"]
+
+
+def test_a_declined_case_of_a_claimed_feature_has_a_verdict_of_its_own() -> None:
+    code, out, _ = certify("--engine", f"{ENGINES}:CreditOnly", "--format", "json", "--fresh", "0")
+    assert code == 1
+    verdicts = Counter(case["verdict"] for case in json.loads(out)["cases"])
+    declined = sum(
+        1 for c in CASES if c.level.value == "scoring" and c.given["function"] != "credit"
+        and not c.optional
+    )  # fmt: skip
+    assert verdicts["declined"] == declined == 42
+    assert verdicts["unsupported"] == N - AT["scoring"] + OPTIONAL
+
+
+def test_a_baseline_entry_that_fails_in_another_way_is_changed(tmp_path: Path) -> None:
+    baseline = tmp_path / "known.yaml"
+    certify("--engine", f"{ENGINES}:FailsSome", "--write-expected-failures", str(baseline))
+    text = baseline.read_text(encoding="utf-8")
+    first = next(ln for ln in text.splitlines() if "{status: fail," in ln)
+    baseline.write_text(text.replace(first, first.replace("status: fail", "status: error")))
+    code, out, _ = certify(
+        "--engine", f"{ENGINES}:FailsSome", "--expected-failures", str(baseline), "--format",
+        "json",
+    )  # fmt: skip
+    assert code == 1
+    report = json.loads(out)
+    changed = [c["id"] for c in report["cases"] if c["verdict"] == "changed"]
+    assert changed == [first.split(":")[0]]
+    assert report["conclusion"]["verdict"] == "DOES NOT CONFORM"
+
+
+def test_a_baseline_of_1_0_still_loads_and_absorbs_its_failures(tmp_path: Path) -> None:
+    baseline = tmp_path / "known.yaml"
+    _, out, _ = certify("--engine", f"{ENGINES}:FailsSome", "--format", "json", "--fresh", "0")
+    failing = [c["id"] for c in json.loads(out)["cases"] if c["verdict"] == "failed"]
+    baseline.write_text("".join(f"{case_id}: rounds 3 down\n" for case_id in failing))
+    code, out, _ = certify(
+        "--engine", f"{ENGINES}:FailsSome", "--expected-failures", str(baseline), "--fresh", "0"
+    )
+    assert code == 0
+    assert f"NO NEW FAILURES against a baseline of {len(failing)} known failures" in out
+
+
+ALIKE = ["CreditOnly", "AllFives", "AllFivesWrongLayout", "NoTally"]
+
+
+@pytest.mark.parametrize("engine", ALIKE)
+def test_the_pytest_plugin_counts_as_certify_does(pytester: pytest.Pytester, engine: str) -> None:
+    _, out, _ = certify("--engine", f"{ENGINES}:{engine}", "--format", "json", "--fresh", "0")
+    report = json.loads(out)
+    verdicts = Counter(case["verdict"] for case in report["cases"])
+    bad = sum(verdicts[v] for v in ("failed", "errored", "declined", "xpassed", "changed"))
+    pytester.syspathinsert(ROOT)
+    result = pytester.runpytest(f"--fiveup-engine={ENGINES}:{engine}", "-p", "no:cacheprovider")
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("failed", 0) == bad
+    assert outcomes.get("passed", 0) == verdicts["passed"]
+    assert outcomes.get("skipped", 0) == verdicts["unsupported"]
+    lines = result.stdout.str().rstrip().splitlines()
+    assert lines[-1] == f"fiveup: {report['conclusion']['line']}"
+    rerun = f"rerun: fiveup certify --engine {ENGINES}:{engine} --case "
+    assert result.stdout.str().count(rerun) == bad

@@ -17,7 +17,10 @@ def test_a_handshake_is_judged_as_the_ready_message() -> None:
     info = {"name": "x", "version": "1", "protocol": 1, "levels": ["scoring"]}
     assert handshake(Broken(info)) == info
     for bad, words in [
-        ({**info, "levels": []}, "does not follow ready.json at $.engine.levels"),
+        (
+            {**info, "levels": ["scoring", "scoring"]},
+            "does not follow ready.json at $.engine.levels",
+        ),
         ({**info, "levels": ["chess"]}, "does not follow ready.json"),
         ({**info, "name": ""}, "does not follow ready.json at $.engine.name"),
         ({**info, "protocol": 2}, "protocol version mismatch: the engine speaks 2"),
@@ -68,3 +71,35 @@ def test_close_engine_stops_what_has_a_close_and_leaves_the_rest() -> None:
     close_engine(load_engine("reference"))
     close_engine(None)
     assert closed == ["served"]
+
+
+def test_a_handshake_may_claim_features_in_its_info_or_as_an_attribute() -> None:
+    info = {
+        "name": "x",
+        "version": "1",
+        "protocol": 1,
+        "levels": [],
+        "features": ["scoring.credit"],
+    }
+    assert handshake(Broken(info)) == info
+    plain = {**info, "levels": ["layout"]}
+    del plain["features"]
+    carrier = Broken(plain)
+    carrier.features = ["scoring.credit"]  # type: ignore[attr-defined]
+    assert handshake(TimedEngine(carrier, 5))["features"] == ["scoring.credit"]
+    # A starter claims nothing yet: its handshake is complete, and its run checks nothing.
+    nothing = {**info, "features": []}
+    assert handshake(Broken(nothing)) == nothing
+    for bad, words in [
+        (
+            {**info, "features": ["scoring.credit", "scoring.credit"]},
+            "does not follow ready.json at $.engine.features",
+        ),
+        (
+            {**info, "features": ["scoring.chess"]},
+            "does not follow ready.json at $.engine.features[0]",
+        ),
+        ({**info, "features": "scoring.credit"}, "does not follow ready.json at $.engine.features"),
+    ]:
+        with pytest.raises(EngineError, match=re.escape(words)):
+            handshake(Broken(bad))

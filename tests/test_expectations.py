@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakes import CORPUS
@@ -39,3 +41,64 @@ def test_verdicts_with_expected_failures() -> None:
     stale = judge(CaseResult(c, Status.PASS), xfail)
     assert stale.verdict is Verdict.XPASSED and stale.verdict.bad
     assert judge(CaseResult(c, Status.UNSUPPORTED), xfail).verdict is Verdict.UNSUPPORTED
+
+
+def _result(status: Status, function: str = "credit") -> CaseResult:
+    from dataclasses import replace
+
+    case = replace(CORPUS.cases[0], given={"function": function, "input": 5})
+    return CaseResult(case, status)
+
+
+def test_a_declined_case_of_a_claimed_feature_is_declined() -> None:
+    from fiveup.harness.levels import Claims
+
+    info: Any = {"name": "a", "version": "1", "protocol": 1, "levels": [], "features": []}
+    info["features"] = ["scoring.credit"]
+    claims = Claims.of(info)
+    assert judge(_result(Status.UNSUPPORTED), {}, claims).verdict is Verdict.DECLINED
+    assert Verdict.DECLINED.bad
+    assert judge(_result(Status.UNSUPPORTED), {}).verdict is Verdict.UNSUPPORTED  # no claims
+    for function in ("displayed", "tally"):  # not claimed; optional
+        info["features"] = ["scoring.credit", "scoring.tally"]
+        shown = judge(_result(Status.UNSUPPORTED, function), {}, Claims.of(info))
+        assert shown.verdict is Verdict.UNSUPPORTED
+
+
+def test_a_baseline_entry_counts_its_status() -> None:
+    from fiveup.harness.expectations import Baseline
+
+    case_id = CORPUS.cases[0].id
+    listed = Baseline({case_id: "r"}, {case_id: "fail"})
+    assert judge(_result(Status.FAIL), listed).verdict is Verdict.XFAILED
+    assert judge(_result(Status.ERROR), listed).verdict is Verdict.CHANGED
+    assert judge(_result(Status.PASS), listed).verdict is Verdict.XPASSED
+    old = {case_id: "r"}  # a 1.0 entry: a failure or an error
+    assert judge(_result(Status.ERROR), old).verdict is Verdict.XFAILED
+    assert Verdict.CHANGED.bad
+
+
+def test_a_baseline_with_statuses_fresh_cases_and_a_seed(tmp_path: Path) -> None:
+    path = tmp_path / "known.yaml"
+    path.write_text(
+        "fresh_seed: 7\n"
+        "doc.scoring.credit-15: {status: unsupported, reason: not yet}\n"
+        "fresh.layout.s7-3: {status: fail, reason: a difference}\n"
+    )
+    baseline = load_expected_failures(path, CORPUS)
+    assert baseline == {"doc.scoring.credit-15": "not yet", "fresh.layout.s7-3": "a difference"}
+    assert baseline.statuses == {
+        "doc.scoring.credit-15": "unsupported",
+        "fresh.layout.s7-3": "fail",
+    }
+    assert baseline.fresh_seed == 7
+    for text, words in [
+        ("doc.scoring.credit-15: {status: passed, reason: r}\n", "status must be one of"),
+        ("doc.scoring.credit-15: {status: fail, why: r}\n", "unknown key 'why'"),
+        ("fresh_seed: -1\n", "fresh_seed must be a whole number"),
+        ("fresh_seed: 1\nfresh.layout.s2-0: r\n", "fresh cases of more than one seed"),
+        ("fresh.chess.s2-0: r\n", "no case 'fresh.chess.s2-0'"),
+    ]:
+        path.write_text(text)
+        with pytest.raises(UsageError, match=re.escape(words)):
+            load_expected_failures(path, CORPUS)

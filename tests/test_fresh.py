@@ -58,13 +58,28 @@ def test_a_wrong_engine_fails_fresh_cases_too() -> None:
     assert "rerun: fiveup certify --engine-cmd" in out and " --seed 3\n" in out
 
 
-@pytest.mark.parametrize(
-    "args", [["-k", "credit"], ["--fresh", "0"], ["--expected-failures", "EMPTY"]]
-)
-def test_no_fresh_cases_on_a_selection_a_baseline_or_when_turned_off(
-    args: list[str], tmp_path: Path
-) -> None:
+@pytest.mark.parametrize("args", [["-k", "credit"], ["--fresh", "0"]])
+def test_no_fresh_cases_on_a_selection_or_when_turned_off(args: list[str]) -> None:
+    code, out = certify(*args)
+    assert code == 0 and "fresh cases" not in out
+
+
+def test_an_engine_right_only_on_the_corpus_fails_with_an_empty_baseline(tmp_path: Path) -> None:
     empty = tmp_path / "none.yaml"
     empty.write_text("# no known failures\n", encoding="utf-8")
-    code, out = certify(*[str(empty) if a == "EMPTY" else a for a in args])
-    assert code == 0 and "fresh cases" not in out
+    badge = tmp_path / "badge.json"
+    code, out = certify(
+        "--engine-cmd", CHEAT, "--expected-failures", str(empty), "--badge", str(badge)
+    )
+    assert code == 1
+    assert "ERRORED: fresh." in out
+    assert out.rstrip().splitlines()[-1].split(": ", 1)[1].startswith("DOES NOT CONFORM")
+    assert json.loads(badge.read_text(encoding="utf-8"))["color"] == "red"
+
+
+@pytest.mark.parametrize("count", ["1001", str(10**12)])
+def test_fresh_is_bounded(count: str) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["certify", "--fresh", count], stdout=out, stderr=err)
+    assert code == 2 and out.getvalue() == ""
+    assert f"--fresh {count}: at most 1000 fresh cases per level" in err.getvalue()

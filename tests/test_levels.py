@@ -232,3 +232,35 @@ def test_credit_of_is_the_credit_of_the_placement_that_led_to_the_layout(
     level: Level, observation: JSON, credit: int | None
 ) -> None:
     assert LEVELS[level].credit_of(observation) == credit
+
+
+def test_every_case_belongs_to_one_feature_of_its_level() -> None:
+    from fiveup.harness.levels import feature_of
+
+    seen = {(case.level, feature_of(case.level, case.given)) for case in CASES}
+    assert seen == {(level, f) for level, spec in LEVELS.items() for f in spec.features}
+    assert LEVELS[Level.SCORING].features == (
+        "credit", "displayed", "penalty", "side_penalty", "tally",
+    )  # fmt: skip
+    for case in CASES:  # the corpus tags the cases of the optional feature
+        assert case.optional == (feature_of(case.level, case.given) in LEVELS[case.level].optional)
+
+
+def test_claims_are_the_union_of_levels_and_features() -> None:
+    from fiveup.harness.levels import Claims
+
+    info: Any = {"name": "a", "version": "1", "protocol": 1, "levels": ["layout"]}
+    whole = Claims.of(info)
+    assert whole.claimed == ["layout"] and not whole.partial
+    assert whole.unclaimed == ["scoring", "round", "match", "moves"]
+    info["features"] = ["scoring.credit", "layout.layout"]
+    claims = Claims.of(info)
+    assert claims.partial and claims.touched_levels == ["scoring", "layout"]
+    assert claims.claimed == ["scoring (credit)", "layout"]
+    assert claims.unclaimed == [
+        "scoring (displayed, penalty, side_penalty, tally)", "round", "match", "moves",
+    ]  # fmt: skip
+    assert claims.claims(Level.SCORING, {"function": "credit", "input": 5})
+    assert not claims.claims(Level.SCORING, {"function": "displayed", "input": 5})
+    assert claims.feature_names() == ["scoring.credit", "layout.layout"]
+    assert Claims.of(None).claimed == [] and not Claims.of(None).touches(Level.SCORING)

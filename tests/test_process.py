@@ -208,7 +208,11 @@ def test_schemas_accept_the_documented_shapes(name: str, message: dict[str, Any]
         ),
         (
             "ready",
-            {"ready": True, "protocol": 1, "engine": {"name": "x", "version": "1", "levels": []}},
+            {
+                "ready": True,
+                "protocol": 1,
+                "engine": {"name": "x", "version": "1", "levels": ["layout", "layout"]},
+            },
             "levels",
         ),
         ("run", {"cmd": "run", "seq": -1, "level": "scoring", "given": echo(5)}, "$.seq"),
@@ -808,3 +812,24 @@ def test_a_reply_nested_too_deeply_is_the_engines_violation_and_it_restarts(tmp_
             if depth > 1000:
                 assert caught.value.kind is Failure.TOO_DEEP
                 assert "nests too deeply to read" in str(caught.value)
+
+
+_FEATURES_ONLY = (
+    "import json, sys\n"
+    "sys.stdin.readline()\n"
+    'print(json.dumps({"ready": True, "protocol": 1, "engine": {"name": "f", "version": "1",'
+    ' "levels": [], "features": ["scoring.credit"]}}), flush=True)\n'
+    "for line in sys.stdin:\n"
+    "    m = json.loads(line)\n"
+    '    if m["cmd"] == "stop": break\n'
+    '    print(json.dumps({"seq": m["seq"], "observation": {"value": 5}}), flush=True)\n'
+)
+
+
+def test_a_ready_message_may_claim_features_alone(fast: None) -> None:
+    with ProcessEngine([sys.executable, "-c", _FEATURES_ONLY]) as connection:
+        info = connection.info()
+        assert info["levels"] == [] and info["features"] == ["scoring.credit"]
+        assert connection.run("scoring", {"function": "credit", "input": 5}) == {"value": 5}
+        with pytest.raises(UnsupportedCase, match="does not declare the level 'layout'"):
+            connection.run("layout", {"placements": ["[1|4]"]})

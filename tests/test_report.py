@@ -104,12 +104,22 @@ def test_text_report_names_engine_corpus_counts_and_each_failure() -> None:
 
 
 def test_text_report_sections_use_spec_titles() -> None:
-    text = text_report(make_run(), ["--engine", "eng"])
+    text = text_report(make_run(), ["--engine", "eng"], verbose=True)
     sections = text.split("by section")[1].split("by rule")[0]
     line = next(ln for ln in sections.splitlines() if ln.startswith("  MAT "))
     assert line.split()[1:8] == ["1", "0", "0", "0", "0", "0", "1"]
     assert line.endswith("the end of the match")
     assert "\n  (by rule: cases whose first difference falls under the rule " in text
+
+
+def test_text_report_hides_rows_where_every_case_passed_or_is_unsupported() -> None:
+    text = text_report(make_run(), ["--engine", "eng"])
+    sections = text.split("by section")[1].split("by rule")[0]
+    assert not any(ln.startswith("  MAT ") for ln in sections.splitlines())  # unsupported only
+    assert any(ln.startswith("  CNT ") for ln in sections.splitlines())  # a failure
+    assert "not shown: --verbose shows them)" in text
+    verbose = text_report(make_run(), ["--engine", "eng"], verbose=True)
+    assert "--verbose shows them" not in verbose and "\n  MAT " in verbose
 
 
 def test_a_clean_run_conforms() -> None:
@@ -134,7 +144,7 @@ def test_json_report() -> None:
     )
     assert doc["by"]["level"]["layout"] == {
         "cases": 1, "passed": 0, "failed": 1, "errored": 0, "unsupported": 0, "xfailed": 0,
-        "xpassed": 0,
+        "xpassed": 0, "declined": 0, "changed": 0,
     }  # fmt: skip
     assert failing["request"] is None and failing["rerun"].endswith("--case a.fail")
     assert failing["rules"] == ["CNT-5", "SPN-2"]

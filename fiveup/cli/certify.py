@@ -11,22 +11,13 @@ from fiveup.contract.engine import DEFAULT_ENGINE
 from fiveup.errors import UsageError
 from fiveup.fuzz.campaign import fresh_cases
 from fiveup.harness.badge import badge_json
-from fiveup.harness.certify import (
-    LeftOut,
-    Run,
-    certify,
-    load_engine,
-    load_expected_failures,
-    open_engine,
-    select,
-)
+from fiveup.harness.certify import Run, certify, load_engine, open_engine, plan_run
 from fiveup.harness.corpus import Case, Corpus, fixture_files, load_corpus
 from fiveup.harness.engines import close_engine
 from fiveup.harness.expectations import baseline_text
 from fiveup.harness.report import json_report, junit_report, summary_line, text_report
 from fiveup.harness.report_html import html_report
 from fiveup.harness.sandbox import Sandbox
-from fiveup.harness.selection import check_decisions, decision_levels, without_decisions
 from fiveup.harness.sources import printable
 
 from .common import (
@@ -44,6 +35,8 @@ from .tally import tally_text
 
 DEFAULT_FRESH = 5
 """Fresh cases per declared level on a whole-corpus run: about a tenth of a second in-process."""
+MAX_FRESH = 1000
+"""The most fresh cases per level ``--fresh`` takes (they are made before the first runs)."""
 NAME = "certify"
 HELP = "run the fixtures against an engine and report conformance"
 
@@ -130,20 +123,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=positive_count,
         metavar="N",
         help=f"play N fresh random cases of each declared level beside the corpus, expected as "
-        f"the reference plays them (default {DEFAULT_FRESH} on a whole-corpus run, 0 on a "
-        "selection or with --expected-failures)",
+        f"the reference plays them (default {DEFAULT_FRESH} on a whole-corpus run, with or "
+        f"without a baseline, 0 on a selection; at most {MAX_FRESH})",
     )
     parser.add_argument(
         "--seed",
         type=int,
         metavar="S",
-        help="the seed of the fresh cases (default: a new one, printed in the report)",
+        help="the seed of the fresh cases (default: the seed of the fresh cases the "
+        "--expected-failures file lists, else a new one, printed in the report)",
     )
     parser.add_argument(
         "--badge",
         type=Path,
         metavar="FILE",
         help="write a shields.io endpoint badge of the conclusion (whole corpus only)",
+    )
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="in the text report, every row of the tables by section and by rule (default: "
+        "the rows with a case not passed)",
     )
 
 
@@ -179,8 +179,9 @@ def _fresh(
     The levels ``skipped`` get none: the reference plays every decision, so a fresh case of a
     level that a left-out decision touches could depend on it.
     """
-    # A selection or a baseline gate wants the same cases every time: no random ones by default.
-    default = 0 if selection or args.expected_failures else DEFAULT_FRESH
+    # A selection wants the same cases every time: no random ones by default. A whole-corpus
+    # run plays them, baseline or not: an engine right only on the corpus must not pass a gate.
+    default = 0 if selection else DEFAULT_FRESH
     count = args.fresh if args.fresh is not None else default
     if count == 0:
         return None
@@ -196,31 +197,29 @@ def _fresh(
 def _certify(args: argparse.Namespace) -> Run:
     if args.timeout <= 0:
         raise UsageError("--timeout must be positive")
+    if args.fresh is not None and args.fresh > MAX_FRESH:
+        raise UsageError(f"--fresh {args.fresh}: at most {MAX_FRESH} fresh cases per level")
     check_engine_command(args)
     corpus = _corpus(args.fixtures)
-    args.decisions = check_decisions(corpus, args.without_decision)
-    chosen = select(corpus, args.keyword, args.case)
-    if not chosen:
-        raise UsageError("no case matches the selection")
-    cases = without_decisions(chosen, args.decisions)
-    if not cases:
-        raise UsageError(
-            f"every selected case depends on {', '.join(args.decisions)}: none is left to run"
-        )
-    xfails = (
-        load_expected_failures(args.expected_failures, corpus) if args.expected_failures else {}
+    plan = plan_run(
+        corpus,
+        keyword=args.keyword,
+        case_ids=args.case,
+        decisions=args.without_decision,
+        expected_failures=args.expected_failures,
     )
+    args.decisions = plan.decisions
+    xfails = plan.baseline
+    cases = list(plan.cases)
     selection = _selection(args, corpus, len(cases))
-    skipped = decision_levels(corpus.cases, args.decisions)
+    skipped = plan.skipped_levels
     engine = open_engine(args.engine, args.engine_cmd, args.timeout, sandbox=_sandbox(args))
+    if args.seed is None:
+        args.seed = xfails.fresh_seed
     if args.seed is None:
         args.seed = secrets.randbelow(1 << 31)
     fresh = _fresh(args, selection, skipped)
-    left_out = (
-        LeftOut(args.decisions, len(chosen) - len(cases), skipped if fresh else ())
-        if args.decisions
-        else None
-    )
+    left_out = plan.left_out(fresh is not None)
     try:
         return certify(
             engine, corpus, cases, xfails, selection=selection, fresh=fresh,
@@ -255,7 +254,7 @@ def _report(result: Run, args: argparse.Namespace) -> str:
     if args.format == "html":
         site = args.site or write_spec_copy(args.output)
         return html_report(result, _rerun_args(args), tally=tally, site=site)
-    return text_report(result, _rerun_args(args), tally=tally)
+    return text_report(result, _rerun_args(args), tally=tally, verbose=args.verbose)
 
 
 def _extras(result: Run, args: argparse.Namespace, streams: Streams) -> None:

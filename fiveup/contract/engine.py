@@ -12,7 +12,7 @@ and an engine in another language are checked by the same case runner.
 from __future__ import annotations
 
 import enum
-from typing import Any, Final, Protocol, TypedDict, runtime_checkable
+from typing import Any, Final, NotRequired, Protocol, TypedDict, runtime_checkable
 
 __all__ = [
     "DEFAULT_ENGINE",
@@ -54,6 +54,12 @@ class EngineInfo(TypedDict):
     version: str
     protocol: int
     levels: list[str]
+    """The levels claimed whole: every feature of each (may be empty when ``features`` is not)."""
+    features: NotRequired[list[str]]
+    """Optional: features claimed one by one, ``"<level>.<feature>"`` (``"scoring.credit"``).
+
+    The claim is the union of ``levels`` and ``features`` (spec/protocol.md, "Handshake"); an
+    engine without the key claims exactly its levels, as before."""
 
 
 JSON = Any
@@ -70,7 +76,10 @@ class Engine(Protocol):
     an exception means the engine itself failed.
 
     Optional capabilities are attributes beyond these two, read only through the functions of
-    this module: :func:`validates_requests`, :func:`checks_observations`.
+    this module: :func:`validates_requests`, :func:`checks_observations`. An engine that
+    implements only some features of a level claims them in ``info()["features"]``
+    (``["scoring.credit"]``) or carries them as a ``features`` attribute (a list of the same
+    strings); the harness sends it only the cases of what it claims.
     """
 
     def info(self) -> EngineInfo:

@@ -117,13 +117,22 @@ class Ready:
     @classmethod
     def from_info(cls, info: EngineInfo) -> Ready:
         """The ready message that announces an engine with this identity (not checked)."""
-        return cls(info["protocol"], info["name"], info["version"], tuple(info["levels"]))
+        return cls(
+            info["protocol"],
+            info["name"],
+            info["version"],
+            tuple(info["levels"]),
+            tuple(info.get("features", ())),
+        )
 
     def info(self) -> EngineInfo:
         """The engine's identity, as an in-process engine's ``info()`` gives it."""
-        return EngineInfo(
+        info = EngineInfo(
             name=self.name, version=self.version, protocol=self.protocol, levels=list(self.levels)
         )
+        if self.features:
+            info["features"] = list(self.features)
+        return info
 
 
 @dataclass(frozen=True, slots=True)

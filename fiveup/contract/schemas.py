@@ -130,11 +130,14 @@ def observation_problem(level: Level | str, observation: JSON) -> str | None:
 
 def ready_message(info: EngineInfo) -> dict[str, JSON]:
     """The ``ready`` message that announces an engine with this identity."""
-    return {
-        "ready": True,
-        "protocol": info["protocol"],
-        "engine": {"name": info["name"], "version": info["version"], "levels": info["levels"]},
+    engine: dict[str, JSON] = {
+        "name": info["name"],
+        "version": info["version"],
+        "levels": info["levels"],
     }
+    if "features" in info:
+        engine["features"] = info["features"]
+    return {"ready": True, "protocol": info["protocol"], "engine": engine}
 
 
 def info_problem(info: JSON) -> str | None:

@@ -6,7 +6,7 @@ Loaded by ``module:attribute`` (``tests.engines.verdicts:DeclinesAll``) from the
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 
 from fiveup.contract.engine import JSON, EngineInfo
 from fiveup.errors import UnsupportedCase
@@ -76,3 +76,47 @@ class FailsSome(ReferenceEngine):
 
 
 assert rounded_penalty(3) == 5  # the reference rounds 3 up; FailsSome does not
+
+
+class AllFives(ReferenceEngine):
+    """Like the All Fives adapter: claims ``scoring.credit`` and the layout level, declines the
+    other scoring functions (it is never asked them: it does not claim them)."""
+
+    features: ClassVar[list[str]] = ["scoring.credit"]
+    """The optional claim of a Python engine, as an attribute (spec/protocol.md, "Handshake")."""
+
+    def info(self) -> EngineInfo:
+        return _info("all-fives", ["layout"])
+
+    def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
+        if level == "scoring" and given.get("function") != "credit":
+            raise UnsupportedCase("only credit")
+        return super().run(level, given)
+
+
+def _never_spins(*_: object) -> bool:
+    return False
+
+
+class AllFivesWrongLayout(AllFives):
+    """As :class:`AllFives`, with ``features`` in its info, and no double a spinner: the
+    layout cases of spinners fail."""
+
+    features: ClassVar[list[str]] = []
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(dataclasses.replace(STANDARD, spins=_never_spins), name="all-fives-wrong")
+
+    def info(self) -> EngineInfo:
+        info = _info("all-fives-wrong", ["layout"])
+        info["features"] = ["scoring.credit"]
+        return info
+
+
+class CreditFeatureOnly(CreditOnly):
+    """Claims the single feature ``scoring.credit`` and no whole level."""
+
+    def info(self) -> EngineInfo:
+        info = _info("credit-feature", [])
+        info["features"] = ["scoring.credit"]
+        return info
