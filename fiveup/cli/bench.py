@@ -1,6 +1,8 @@
 """``fiveup bench``: the reference engine's speed, and any engine's beside it.
 
-Without an engine option it plays random rounds and matches with the reference engine itself.
+Without an engine option it plays random rounds and matches with the reference engine itself,
+then the same random rounds by the reference and by a bare loop (``bare_rounds``), interleaved
+on CPU time, and prints the ratio.
 With ``--engine`` or ``--engine-cmd`` it also sends the same random complete rounds, as round
 requests, to that engine and to the reference, and prints both rates and their ratio.
 """
@@ -22,8 +24,10 @@ from fiveup.reference.bench import (
     DEFAULT_MATCHES,
     DEFAULT_ROUNDS,
     format_text,
+    format_yardstick,
     random_round_requests,
     run_bench,
+    time_against_bare,
     to_json,
 )
 
@@ -159,11 +163,22 @@ def _engine_text(rows: list[tuple[int, RequestFigures, RequestFigures]], out: Te
 def run(args: argparse.Namespace, streams: Streams) -> int:
     """Measure and print the figures; 0 always (timings are not a verdict)."""
     report = run_bench(args.rounds, args.matches, args.seed)
+    yardstick = [time_against_bare(p, args.rounds, args.seed) for p in PLAYER_COUNTS]
     measured = args.engine is not None or args.engine_cmd is not None
     rows = _engine_figures(args) if measured else []
     startup = startup_figures() if args.startup else None
     if args.format == "json":
         data = json.loads(to_json(report))
+        data["bare"] = [
+            {
+                "players": f.players,
+                "rounds": f.rounds,
+                "reference_seconds": f.reference_seconds,
+                "bare_seconds": f.bare_seconds,
+                "ratio": f.ratio,
+            }
+            for f in yardstick
+        ]
         if startup is not None:
             data["startup"] = {"engine_import_us": startup[0], "pass_import_us": startup[1]}
         if measured:
@@ -173,6 +188,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         streams.stdout.write(json.dumps(data, indent=2) + "\n")
         return 0
     streams.stdout.write(format_text(report))
+    streams.stdout.write(format_yardstick(yardstick))
     if measured:
         _engine_text(rows, streams.stdout)
     if startup is not None:
