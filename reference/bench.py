@@ -117,9 +117,11 @@ def _time_rounds(players: int, rounds: int, rng: random.Random) -> RoundFigures:
         for number in range(rounds):
             shuffle(deck)
             round_ = Round(players, deck, number % players)
-            moves = round_.legal_moves
-            while not round_.over:
-                round_.apply(moves[int(draw() * len(moves))])
+            legal, apply = round_.legal_action_list, round_.apply
+            moves = legal()
+            while moves:  # none once the round is over
+                apply(moves[int(draw() * len(moves))])
+                moves = legal()
             placements += len(round_.layout)
         seconds = time.perf_counter() - start
     return RoundFigures(players, rounds, placements, seconds)
@@ -354,9 +356,11 @@ def reference_rounds(players: int, rounds: int, rng: random.Random) -> tuple[int
     for number in range(rounds):
         shuffle(deck)
         round_ = Round(players, deck, number % players)
-        moves = round_.legal_moves
-        while not round_.over:
-            round_.apply(moves[int(draw() * len(moves))])
+        legal, apply = round_.legal_action_list, round_.apply
+        moves = legal()
+        while moves:  # none once the round is over
+            apply(moves[int(draw() * len(moves))])
+            moves = legal()
         placements += len(round_.layout)
         result = round_.result
         assert result is not None
