@@ -407,7 +407,8 @@ def _derive(rules: Rules) -> _Derived:
 class LegalMoves:
     """The actions the seat to act may take now: plays, or else a draw, or else a pass.
 
-    A live view of its round (like a dict view): it always shows the round's current state.
+    A live view of its round (like a dict view): it always shows the round's current state,
+    read through the round's public methods only.
     Supports ``len``, ``bool``, ``in``, iteration and indexing (``moves[i]``, for choosing one
     uniformly). Empty once the round is over.
     """
@@ -419,21 +420,16 @@ class LegalMoves:
         self._round = round_
 
     def __len__(self) -> int:
-        round_ = self._round
-        moves = round_._moves
-        if moves is None:
-            moves = round_._moves = round_._compute_legal_actions()
-        return len(moves)
+        return len(self._round.legal_action_list())
 
     def __bool__(self) -> bool:
-        return self._round._result is None
+        return not self._round.over
 
     def __iter__(self) -> Iterator[Action]:
         return iter(self._round.legal_action_list())
 
     def __getitem__(self, index: int) -> Action:
-        moves = self._round._moves
-        return (self._round.legal_action_list() if moves is None else moves)[index]
+        return self._round.legal_action_list()[index]
 
     def __contains__(self, action: object) -> bool:
         return isinstance(action, Action) and self._round.is_legal(action)
