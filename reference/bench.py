@@ -12,7 +12,7 @@ import json
 import platform
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 
@@ -28,9 +28,14 @@ __all__ = [
     "BenchReport",
     "MatchFigures",
     "RoundFigures",
+    "YardstickFigures",
+    "bare_rounds",
     "format_text",
+    "format_yardstick",
     "random_round_requests",
+    "reference_rounds",
     "run_bench",
+    "time_against_bare",
     "time_rounds",
     "to_json",
 ]
@@ -112,9 +117,11 @@ def _time_rounds(players: int, rounds: int, rng: random.Random) -> RoundFigures:
         for number in range(rounds):
             shuffle(deck)
             round_ = Round(players, deck, number % players)
-            moves = round_.legal_moves
-            while not round_.over:
-                round_.apply(moves[int(draw() * len(moves))])
+            legal, apply = round_.legal_action_list, round_.apply
+            moves = legal()
+            while moves:  # none once the round is over
+                apply(moves[int(draw() * len(moves))])
+                moves = legal()
             placements += len(round_.layout)
         seconds = time.perf_counter() - start
     return RoundFigures(players, rounds, placements, seconds)
@@ -229,3 +236,198 @@ def random_round_requests(players: int, count: int, seed: int) -> list[dict[str,
             }
         )
     return requests
+
+
+# --- the bare loop: the yardstick the reference is measured against --------------------------
+
+
+def bare_rounds(players: int, rounds: int, rng: random.Random) -> tuple[int, int]:  # noqa: C901 - one straight loop, as a bare loop is written
+    """Play ``rounds`` random rounds as bench does, on nothing but a few lists; time nothing.
+
+    The yardstick of :func:`time_against_bare`: the same deal (``rng.shuffle`` of the canonical
+    order, five tiles a seat, the rest drawn in order), the same choice of move (the legal
+    actions listed in the reference's order, one ``rng.random()`` each), the same block test
+    and the same end-of-round count (PEN-1 to PEN-4), and nothing else: no checks, no events,
+    no credits. Tiles are ``7 * low + high``; a point is ``4 * tile + slot`` (0 and 1 the ends
+    of a non-double or a double's line sides, 2 and 3 its branches), listed by value in
+    ``avail`` in the order it opened. Returns the tiles placed and the penalties counted, which
+    equal the reference's for the same ``rng``.
+    """
+    draw = rng.random
+    shuffle = rng.shuffle
+    deck = [7 * tile.low + tile.high for tile in ALL_TILES]
+    low_of = [code // 7 for code in range(49)]
+    high_of = [code % 7 for code in range(49)]
+    pips_of = [low_of[c] + high_of[c] for c in range(49)]
+    sides = [seat % 2 if players == 4 else seat for seat in range(players)]
+    placed = penalties = 0
+    for number in range(rounds):
+        shuffle(deck)
+        hands = [deck[5 * s : 5 * s + 5] for s in range(players)]
+        bone = deck[: 5 * players - 1 : -1]
+        scores = [0] * (2 if players == 4 else players)
+        avail: list[list[int]] = [[], [], [], [], [], [], []]
+        lines = [0] * 49  # per double on the table: its line sides taken
+        seat = number % players
+        pending = -1
+        opened = False
+        while True:
+            hand = hands[seat]
+            if not opened:
+                moves = [(t, -1) for t in hand]
+            else:
+                moves = []
+                for t in [pending] if pending >= 0 else hand:
+                    a, b = low_of[t], high_of[t]
+                    for p in avail[a]:
+                        moves.append((t, p))
+                    if a != b:
+                        for p in avail[b]:
+                            moves.append((t, p))
+            if not moves:
+                draw()
+                if bone:  # a draw: the drawer acts again, placing the tile if it can
+                    t = bone.pop()
+                    hand.append(t)
+                    if avail[low_of[t]] or avail[high_of[t]]:
+                        pending = t
+                        continue
+                    if bone:
+                        continue
+                else:  # a pass
+                    seat = (seat + 1) % players
+                    continue
+            else:
+                t, p = moves[int(draw() * len(moves))]
+                hand.remove(t)
+                pending = -1
+                a, b = low_of[t], high_of[t]
+                placed += 1
+                if p < 0:
+                    opened = True
+                    avail[a].append(4 * t)
+                    avail[b].append(4 * t + 1)
+                else:
+                    pt = p >> 2
+                    v = low_of[pt] if low_of[pt] == high_of[pt] or p & 3 == 0 else high_of[pt]
+                    avail[v].remove(p)
+                    if low_of[pt] == high_of[pt] and p & 3 < 2:
+                        lines[pt] += 1
+                        if lines[pt] == 2:  # both line sides taken: the branches open
+                            avail[v].append(4 * pt + 2)
+                            avail[v].append(4 * pt + 3)
+                    if a == b:
+                        lines[t] = 1
+                        avail[a].append(4 * t + 1)
+                    else:
+                        avail[b if v == a else a].append(4 * t + (v == a))
+                if not hand:
+                    break
+                seat = (seat + 1) % players
+                if bone:
+                    continue
+            blocked = True  # END-2: nothing left to draw; can any seat place?
+            for h in hands:
+                for t in h:
+                    if avail[low_of[t]] or avail[high_of[t]]:
+                        blocked = False
+                        break
+                if not blocked:
+                    break
+            if blocked:
+                break
+        for s in range(players):
+            pips = sum([pips_of[t] for t in hands[s]])
+            rounded = pips - pips % 5 if pips % 5 <= 2 else pips + 5 - pips % 5
+            scores[sides[s]] -= rounded
+            penalties += rounded
+    return placed, penalties
+
+
+def reference_rounds(players: int, rounds: int, rng: random.Random) -> tuple[int, int]:
+    """The reference's side of :func:`time_against_bare`: bench's random rounds, by ``Round``.
+
+    Returns the tiles placed and the penalties counted, as :func:`bare_rounds` does.
+    """
+    draw = rng.random
+    shuffle = rng.shuffle
+    deck = list(ALL_TILES)
+    placements = penalties = 0
+    for number in range(rounds):
+        shuffle(deck)
+        round_ = Round(players, deck, number % players)
+        legal, apply = round_.legal_action_list, round_.apply
+        moves = legal()
+        while moves:  # none once the round is over
+            apply(moves[int(draw() * len(moves))])
+            moves = legal()
+        placements += len(round_.layout)
+        result = round_.result
+        assert result is not None
+        penalties += sum(result.penalties)
+    return placements, penalties
+
+
+@dataclass(frozen=True, slots=True)
+class YardstickFigures:
+    """The same random rounds played by the reference and by the bare loop, in CPU seconds."""
+
+    players: int
+    rounds: int
+    reference_seconds: float
+    bare_seconds: float
+
+    @property
+    def ratio(self) -> float:
+        """The reference's rate over the bare loop's (1.0: as fast as the bare loop)."""
+        return self.bare_seconds / self.reference_seconds if self.reference_seconds else 0.0
+
+
+YARDSTICK_CHUNK = 500
+"""Rounds per turn of the interleaved run: the reference, then the bare loop, and again."""
+
+
+def time_against_bare(players: int, rounds: int, seed: int = 0) -> YardstickFigures:
+    """The reference and the bare loop each play the same ``rounds``, interleaved, on CPU time.
+
+    Both draw from their own ``random.Random(seed)``, so they deal and choose alike; they take
+    turns of :data:`YARDSTICK_CHUNK` rounds, so a busy machine slows both alike.
+    """
+    if rounds < 0:
+        raise UsageError("the number of rounds cannot be negative")
+    ref_rng, bare_rng = random.Random(seed), random.Random(seed)
+    ref_seconds = bare_seconds = 0.0
+    ref_done = bare_done = (0, 0)
+    clock = time.process_time
+    with _collector_paused():
+        left = rounds
+        while left > 0:
+            chunk = min(YARDSTICK_CHUNK, left)
+            start = clock()
+            got = reference_rounds(players, chunk, ref_rng)
+            ref_seconds += clock() - start
+            ref_done = (ref_done[0] + got[0], ref_done[1] + got[1])
+            start = clock()
+            got = bare_rounds(players, chunk, bare_rng)
+            bare_seconds += clock() - start
+            bare_done = (bare_done[0] + got[0], bare_done[1] + got[1])
+            left -= chunk
+    if ref_done != bare_done:
+        raise AssertionError(f"the bare loop played other rounds: {bare_done} != {ref_done}")
+    return YardstickFigures(players, rounds, ref_seconds, bare_seconds)
+
+
+def format_yardstick(figures: Sequence[YardstickFigures]) -> str:
+    """The yardstick figures as a small plain-text table."""
+    lines = [
+        "",
+        "reference against the bare loop (the same rounds, interleaved, CPU time)",
+        "",
+        f"{'players':>7}  {'rounds':>8}  {'reference s':>11}  {'bare s':>7}  {'ratio':>5}",
+    ]
+    for f in figures:
+        lines.append(
+            f"{f.players:>7}  {f.rounds:>8}  {f.reference_seconds:>11.2f}  "
+            f"{f.bare_seconds:>7.2f}  {f.ratio:>5.2f}"
+        )
+    return "\n".join(lines) + "\n"

@@ -51,6 +51,7 @@ from .rules import (
     Rules,
     add_rounded,
     anyone_can_place,
+    every_double_spins,
     given_opener,
     in_raw_points,
     winner_opens,
@@ -341,9 +342,12 @@ class _Seating:
     credit_side: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _Derived:
-    """What a set of rules fixes once for every round: tables by player count, and flags."""
+    """What a set of rules fixes once for every round: tables by player count, and flags.
+
+    Compared and hashed by identity: a variant's position keys start with its ``_Derived``.
+    """
 
     rules: Rules
     seating: dict[int, _Seating]
@@ -360,6 +364,10 @@ class _Derived:
     """The built-in paths give the rules' legal moves: the rules refuse the same actions,
     perhaps naming another rule first (a refusal order reordered)."""
     given_opener: bool
+    position_only: bool
+    """Whatever the rules read of a round or a table is decided by the table's occupied slots,
+    the hands, the boneyard, the turn and the pending tile (no rule of the variant looks at the
+    order of play, nor at how the tiles are joined)."""
 
 
 # By the identity of the rules (hashing a Rules on every deal would cost more than the deal).
@@ -387,6 +395,7 @@ def _derive(rules: Rules) -> _Derived:
         _moves_are_fast(rules),
         _legal_moves_are_fast(rules),
         rules.opener is given_opener,
+        _reads_only_the_position(rules),
     )
     _DERIVED[id(rules)] = derived
     return derived
@@ -398,7 +407,8 @@ def _derive(rules: Rules) -> _Derived:
 class LegalMoves:
     """The actions the seat to act may take now: plays, or else a draw, or else a pass.
 
-    A live view of its round (like a dict view): it always shows the round's current state.
+    A live view of its round (like a dict view): it always shows the round's current state,
+    read through the round's public methods only.
     Supports ``len``, ``bool``, ``in``, iteration and indexing (``moves[i]``, for choosing one
     uniformly). Empty once the round is over.
     """
@@ -410,21 +420,16 @@ class LegalMoves:
         self._round = round_
 
     def __len__(self) -> int:
-        round_ = self._round
-        moves = round_._moves
-        if moves is None:
-            moves = round_._moves = round_._compute_legal_actions()
-        return len(moves)
+        return len(self._round.legal_action_list())
 
     def __bool__(self) -> bool:
-        return self._round._result is None
+        return not self._round.over
 
     def __iter__(self) -> Iterator[Action]:
         return iter(self._round.legal_action_list())
 
     def __getitem__(self, index: int) -> Action:
-        moves = self._round._moves
-        return (self._round.legal_action_list() if moves is None else moves)[index]
+        return self._round.legal_action_list()[index]
 
     def __contains__(self, action: object) -> bool:
         return isinstance(action, Action) and self._round.is_legal(action)
@@ -551,13 +556,40 @@ class Round:
         The table's occupied slots, each hand as a set, the boneyard in order, the seat to act,
         the pending tile and whether the round is over: under the spec's rules nothing else
         (not the scores, nor the order of play that led here) decides what is legal now or
-        later. None for a round by other rules, which may look at more.
+        later. A round by other rules starts its key with those rules' own token, so it never
+        shares a key with a round by the spec's; when a rule of the variant may look at more
+        than that (a refusal, block test or SPN-1 of its own, which may read the placements in
+        order), the key holds the placements in order and the hands as they are ordered.
+        None for a subclass of :class:`Round`, which may look at anything.
         """
-        if type(self) is not Round or type(self._layout) is not Layout:
+        cls = type(self)
+        layout = self._layout
+        if cls is Round and type(layout) is Layout:
+            return (
+                layout.occupied_key(),
+                tuple([tuple(sorted(hand)) for hand in self._hands]),
+                tuple(self._bone),
+                self._turn,
+                self._pending,
+                self._result is None,
+            )
+        if cls not in _VARIANT_CLASSES:
             return None
+        derived = _derive(self._rules)
+        if derived.position_only:
+            return (
+                derived,
+                layout.occupied_key(),
+                tuple([tuple(sorted(hand)) for hand in self._hands]),
+                tuple(self._bone),
+                self._turn,
+                self._pending,
+                self._result is None,
+            )
         return (
-            self._layout.occupied_key(),
-            tuple([tuple(sorted(hand)) for hand in self._hands]),
+            derived,
+            tuple(layout.placed),
+            tuple([tuple(hand) for hand in self._hands]),
             tuple(self._bone),
             self._turn,
             self._pending,
@@ -1035,6 +1067,27 @@ class _ReorderedRound(_VariantRound):
 
     def _compute_legal_actions(self) -> list[Action]:
         return Round._compute_legal_actions(self)
+
+
+_VARIANT_CLASSES = (Round, _ScoringVariantRound, _VariantRound, _ReorderedRound)
+_POSITION_TESTS = frozenset(
+    [id(refusal.test) for refusal in ACTION_REFUSALS]
+    + [id(refusal.test) for refusal in STANDARD.placement_refusals]
+)
+
+
+def _reads_only_the_position(rules: Rules) -> bool:
+    """True when every rule that reads a round or a table is one of the spec's own functions.
+
+    Those read the seat to act, the pending tile, the hands, what is left to draw and the
+    table's occupied slots, never the order of play nor how tiles are joined.
+    """
+    return (
+        all(id(r.test) in _POSITION_TESTS for r in rules.action_refusals)
+        and all(id(r.test) in _POSITION_TESTS for r in rules.placement_refusals)
+        and rules.can_go_on is anyone_can_place
+        and rules.spins is every_double_spins
+    )
 
 
 def _variant_of(derived: _Derived) -> type[Round]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+import random
 
 import pytest
 
@@ -12,9 +13,13 @@ from fiveup.reference.bench import (
     BenchReport,
     MatchFigures,
     RoundFigures,
+    bare_rounds,
     format_text,
+    format_yardstick,
     random_round_requests,
+    reference_rounds,
     run_bench,
+    time_against_bare,
     to_json,
 )
 
@@ -88,3 +93,21 @@ def test_random_round_requests_replay_whole_rounds() -> None:
         observation = ReferenceEngine().run("round", given)
         assert observation["error"] is None
         assert observation["state"]["result"] is not None  # played to its end
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_bare_loop_plays_the_very_rounds_of_the_reference(players: int) -> None:
+    ours = reference_rounds(players, 300, random.Random(players))
+    bare = bare_rounds(players, 300, random.Random(players))
+    assert bare == ours
+    assert ours[0] > 300 * 8  # tiles placed: whole rounds, not a few moves
+
+
+def test_the_yardstick_times_both_loops_on_the_same_rounds() -> None:
+    figures = time_against_bare(3, 40, seed=5)
+    assert (figures.players, figures.rounds) == (3, 40)
+    assert figures.reference_seconds > 0 and figures.bare_seconds > 0
+    assert figures.ratio == figures.bare_seconds / figures.reference_seconds
+    assert "      3        40" in format_yardstick([figures])
+    with pytest.raises(UsageError):
+        time_against_bare(2, -1)

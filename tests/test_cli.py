@@ -311,3 +311,15 @@ def test_certify_refuses_to_replace_a_fifo_or_a_device_with_a_report(
         assert (code, out) == (2, "")
         assert f"{option} {target}: is not a regular file" in err and "Traceback" not in err
     assert fifo.is_fifo() and Path(os.devnull).is_char_device()
+
+
+def test_every_listed_subcommand_names_its_module_and_the_module_agrees() -> None:
+    import importlib
+
+    from fiveup.cli.app import COMMANDS, Command
+
+    assert all(isinstance(command, Command) for command in COMMANDS)
+    for command in COMMANDS:
+        assert isinstance(command, Command)
+        module = importlib.import_module(f"fiveup.cli.{command.module}")
+        assert (module.NAME, module.HELP) == (command.NAME, command.HELP), command

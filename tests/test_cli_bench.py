@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
 import sys
 
 import pytest
 
+from fiveup.cli import bench as bench_command
 from fiveup.cli import main
+from fiveup.cli.bench import import_microseconds, startup_figures
 
 
 def test_bench_writes_the_chosen_format() -> None:
@@ -17,9 +20,12 @@ def test_bench_writes_the_chosen_format() -> None:
     assert code == 0
     assert err.getvalue() == ""
     assert json.loads(out.getvalue())["rounds"][0]["rounds"] == 20
+    bare = json.loads(out.getvalue())["bare"]
+    assert [row["players"] for row in bare] == [2, 3, 4] and bare[0]["rounds"] == 20
     out = io.StringIO()
     assert main(["bench", "--rounds", "5", "--matches", "0", "--seed", "3"], out, err) == 0
     assert out.getvalue().startswith("Five Up reference engine bench (seed 3")
+    assert "reference against the bare loop" in out.getvalue()
 
 
 @pytest.mark.parametrize(
@@ -85,3 +91,45 @@ def test_an_engine_without_the_round_level_is_told_what_bench_measures() -> None
     argv += ["--engine", "examples.adapters.python.minimal_engine:MinimalEngine"]
     assert main(argv, out, err) == 2
     assert "does not declare the round level" in err.getvalue()
+
+
+def test_fiveup_engine_imports_no_other_subcommand() -> None:
+    probe = (
+        "import io, sys\n"
+        "from fiveup.cli import main\n"
+        "main(['engine'], stdin=io.StringIO(), stdout=io.StringIO())\n"
+        "print(sorted(m for m in sys.modules if m.startswith('fiveup.cli.')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    loaded = done.stdout.strip()
+    assert loaded == "['fiveup.cli.app', 'fiveup.cli.common', 'fiveup.cli.engine']", loaded
+
+
+def test_the_import_report_is_summed_over_top_level_imports_only() -> None:
+    report = (
+        "import time: self [us] | cumulative | imported package\n"
+        "import time:       100 |        100 |   encodings.utf_8\n"
+        "import time:       300 |        700 | site\n"
+        "import time:        20 |         20 |   json.decoder\n"
+        "import time:        50 |         90 | json\n"
+        "some other line\n"
+    )
+    assert import_microseconds(report) == 790
+
+
+def test_startup_imports_of_the_engine_are_timed_beside_python_alone() -> None:
+    engine_us, pass_us = startup_figures(runs=1)
+    assert engine_us > pass_us > 0
+
+
+def test_the_startup_option_prints_both_figures(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bench_command, "startup_figures", lambda: (123_400, 5_600))
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["bench", "--rounds", "2", "--matches", "0", "--startup"], out, err) == 0
+    text = out.getvalue()
+    assert "python -c pass       5.6 ms" in text and "fiveup engine     123.4 ms" in text
+    out = io.StringIO()
+    argv = ["bench", "--rounds", "2", "--matches", "0", "--startup", "--format", "json"]
+    assert main(argv, out, err) == 0
+    startup = json.loads(out.getvalue())["startup"]
+    assert startup == {"engine_import_us": 123_400, "pass_import_us": 5_600}

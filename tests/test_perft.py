@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import json
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import perft_counter as pc
 import pytest
 
 from fiveup.contract.engine import Level
-from fiveup.contract.notation import ALL_TILES, Action, Tile
+from fiveup.contract.notation import ALL_TILES, Action, Slot, Tile, Verb
 from fiveup.errors import UsageError
 from fiveup.harness.corpus import Case, load_corpus
 from fiveup.harness.runner import run_case
@@ -25,6 +26,7 @@ from fiveup.reference import STANDARD
 from fiveup.reference.engine import MAX_DEPTH, ReferenceEngine
 from fiveup.reference.perft import action_order, count, divide, legal_actions
 from fiveup.reference.round import Round
+from fiveup.reference.rules import ACTION_REFUSALS, Refusal, RoundView, Rules
 
 COUNTER = Path(__file__).with_name("perft_counter.py")
 CASES = [case for case in load_corpus().cases if case.level is Level.MOVES]
@@ -291,14 +293,102 @@ def test_positions_reached_again_are_counted_as_often_as_they_are_reached() -> N
     assert count(middle, 7) == _count_every_sequence(middle, 7)
 
 
-def test_a_position_key_ignores_how_the_position_was_reached_and_variants_have_none() -> None:
+def test_a_position_key_ignores_how_the_position_was_reached() -> None:
     round_, _ = _round(2, 7, 6)
     same = round_.copy()
     assert round_.position_key() == same.position_key() is not None
     same.apply(same.legal_action_list()[0])
     assert same.position_key() != round_.position_key()
-    variant = Round.from_seed(2, 7, rules=replace(STANDARD, draw_keeps_turn=False))
-    assert variant.position_key() is None
+
+
+def _first_placed_first(round_: RoundView, action: Action) -> str | None:
+    """A variant's refusal that reads the order of play: the branch A of the table's first
+    tile is never joined (a rule a key of occupied slots alone cannot see)."""
+    placement = action.placement
+    first = round_.layout.placements()[:1]
+    target = None if placement is None else placement.target
+    if target is not None and first and target.tile == first[0].tile:
+        return "branch A of the first tile is not joined" if target.slot is Slot.BRANCH_A else None
+    return None
+
+
+_DRAW_KEEPS_NOT = replace(STANDARD, draw_keeps_turn=False)
+_WITHOUT_DRW1 = replace(
+    STANDARD, action_refusals=tuple(r for r in ACTION_REFUSALS if r.rule != "DRW-1")
+)
+_ORDER_READING = replace(
+    STANDARD,
+    action_refusals=(
+        *ACTION_REFUSALS,
+        Refusal("LAY-1", _first_placed_first, frozenset({Verb.PLAY})),
+    ),
+)
+
+
+def _middle_game(rules: Rules) -> Round:
+    deck = (
+        "[3|6] [1|3] [5|5] [2|3] [1|2] [2|6] [0|3] [3|4] [0|2] [2|4] [0|1] [1|5] [0|0] [0|5] "
+        "[5|6] [2|5] [0|4] [4|4] [1|4] [3|3] [1|1] [1|6] [4|5] [6|6] [4|6] [2|2] [3|5] [0|6]"
+    )
+    middle = Round(4, [Tile.parse(t) for t in deck.split()], 0, rules=rules)
+    for text in ("0 play [5|5]", "1 draw", "1 draw", "1 draw", "1 play [4|5]@[5|5]:line-b"):
+        action = Action.parse(text)
+        if not middle.is_legal(action):  # a variant's turns may differ: play on from here
+            break
+        middle.apply(action)
+    return middle
+
+
+def _positions(round_: Round, depth: int) -> Iterator[Round]:
+    yield round_
+    if depth:
+        for action in round_.legal_action_list():
+            child = round_.copy()
+            child.apply(action)
+            yield from _positions(child, depth - 1)
+
+
+@pytest.mark.parametrize(
+    "rules", [_DRAW_KEEPS_NOT, _WITHOUT_DRW1, _ORDER_READING], ids=["trn2", "no-drw1", "order"]
+)
+def test_a_variant_has_its_own_position_key_and_its_memo_counts_every_sequence(
+    rules: Rules,
+) -> None:
+    variant, standard = _middle_game(rules), _middle_game(STANDARD)
+    key = variant.position_key()
+    assert key is not None and key != standard.position_key()
+    assert count(variant, 5) == _count_every_sequence(variant, 5)
+    for seed in range(6):
+        players = 2 + seed % 3
+        rng = random.Random(seed)
+        round_ = Round.from_seed(players, seed, rules=rules)
+        for _ in range(rng.randrange(0, 12)):
+            if round_.over:
+                break
+            round_.apply(rng.choice(round_.legal_action_list()))
+        assert count(round_, 4) == _count_every_sequence(round_, 4), seed
+
+
+def test_a_variant_reading_only_the_position_meets_positions_again_by_its_key() -> None:
+    by_key: dict[object, set[tuple[int, ...]]] = {}
+    for position in _positions(_middle_game(_WITHOUT_DRW1), 4):
+        by_key.setdefault(position.position_key(), set()).add(tuple(position.layout.placed))
+    assert any(len(orders) > 1 for orders in by_key.values())  # met again by another order
+
+
+def test_a_variant_that_may_read_the_order_of_play_keys_the_order() -> None:
+    by_key: dict[object, set[tuple[int, ...]]] = {}
+    for position in _positions(_middle_game(_ORDER_READING), 4):
+        by_key.setdefault(position.position_key(), set()).add(tuple(position.layout.placed))
+    assert len(by_key) > 1
+    assert all(len(orders) == 1 for orders in by_key.values())
+
+
+def test_a_subclass_of_round_has_no_position_key() -> None:
+    class Watched(Round):
+        __slots__ = ()
+
+    assert Watched.from_seed(2, 1).position_key() is None
 
 
 def test_the_depth_bound_is_one_number_in_the_schemas_the_reference_and_the_corpus() -> None:

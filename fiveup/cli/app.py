@@ -3,7 +3,7 @@
 One module per subcommand (``fiveup.cli.validate``, ``list_cases``, ``show``, ``certify``,
 ``compare``, ``fuzz``, ``mutants``, ``engine``, ``bench``, ``bench_harness``, ``bench_fuzz``,
 ``transcripts``, ``tally``, ``render``), each with ``NAME``, ``HELP``, ``configure(parser)`` and
-``run(args, streams)``.
+``run(args, streams)``, listed in :data:`COMMANDS` by name and help and imported only when it runs.
 Streams are passed in, so tests run every command in-process. Exit codes: 0 success, 1 the
 engine does not conform (or a case failed, or nothing could be checked), 2 the user's own
 mistake (bad arguments, broken fixtures, unreadable files), always as ``fiveup COMMAND: error:
@@ -13,6 +13,7 @@ mistake (bad arguments, broken fixtures, unreadable files), always as ``fiveup C
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
@@ -21,46 +22,98 @@ from typing import TextIO
 from fiveup import PROTOCOL_VERSION, SUITE_VERSION
 from fiveup.errors import FiveUpError, FixtureError
 
-from . import (
-    bench,
-    bench_fuzz,
-    bench_harness,
-    certify,
-    compare,
-    engine,
-    fuzz,
-    list_cases,
-    mutants,
-    render,
-    show,
-    tally,
-    transcripts,
-    validate,
-)
 from .common import Exit, Parser, Streams
 
-__all__ = ["COMMANDS", "main"]
+__all__ = ["COMMANDS", "Command", "main"]
 
-COMMANDS: tuple[ModuleType, ...] = (
-    validate,
-    list_cases,
-    show,
-    certify,
-    compare,
-    fuzz,
-    mutants,
-    engine,
-    bench,
-    bench_harness,
-    bench_fuzz,
-    transcripts,
-    tally,
-    render,
+
+class Command:
+    """A subcommand listed by name and help; its module is imported only when it runs.
+
+    ``configure`` and ``run`` load ``fiveup.cli.<module>``, so ``fiveup engine`` starts without
+    the modules of the other subcommands (``tests/test_cli.py`` checks that each module's
+    ``NAME`` and ``HELP`` are the ones listed here).
+    """
+
+    __slots__ = ("HELP", "NAME", "module")
+
+    def __init__(self, name: str, module: str, help_: str) -> None:
+        """The subcommand ``name`` of ``fiveup.cli.<module>``, with its one-line help."""
+        self.NAME = name
+        self.module = module
+        self.HELP = help_
+
+    def load(self) -> ModuleType:
+        """The subcommand's module, imported now if it was not yet."""
+        return importlib.import_module(f"{__package__}.{self.module}")
+
+    def configure(self, parser: argparse.ArgumentParser) -> None:
+        """The subcommand's options."""
+        self.load().configure(parser)
+
+    def run(self, args: argparse.Namespace, streams: Streams) -> int:
+        """Run the subcommand."""
+        code: int = self.load().run(args, streams)
+        return code
+
+    def __repr__(self) -> str:
+        return f"Command({self.NAME!r}, {self.module!r})"
+
+
+COMMANDS: tuple[Command | ModuleType, ...] = (
+    Command("validate", "validate", "check fixture files against the schema and the linter"),
+    Command("list", "list_cases", "list the cases: ID, level, primary rule and title"),
+    Command("show", "show", "show one case: what is given, what is expected, the table as text"),
+    Command("certify", "certify", "run the fixtures against an engine and report conformance"),
+    Command(
+        "compare",
+        "compare",
+        "compare two JSON reports of certify: new failures, fixed cases, changed differences",
+    ),
+    Command(
+        "fuzz",
+        "fuzz",
+        "play random cases on a baseline and an engine; write each divergence as a fixture",
+    ),
+    Command(
+        "mutants",
+        "mutants",
+        "measure the corpus: run it against mutants of the reference, one rule broken in each",
+    ),
+    Command("engine", "engine", "serve a Python engine over the process protocol"),
+    Command("bench", "bench", "measure the reference engine, and an engine under test beside it"),
+    Command(
+        "bench-harness",
+        "bench_harness",
+        "time the corpus in-process and through the process protocol",
+    ),
+    Command(
+        "bench-fuzz",
+        "bench_fuzz",
+        "fuzzing's speed in process and over the protocol, beside bench's 2-player rate",
+    ),
+    Command(
+        "transcripts",
+        "transcripts",
+        "write, check or print the golden transcripts of seeded matches",
+    ),
+    Command("tally", "tally", "print a raw score as the documents' paper tally"),
+    Command(
+        "render",
+        "render",
+        "describe a case's layout (or an engine's) as the documents do, in it, fi, de or en",
+    ),
 )
-"""The subcommands, in the order ``fiveup --help`` lists them."""
+"""The subcommands, in the order ``fiveup --help`` lists them. An entry may also be a module
+with ``NAME``, ``HELP``, ``configure`` and ``run``; a later entry of a name replaces an earlier."""
 
 
-def _parser(stdout: TextIO) -> tuple[Parser, dict[str, Parser]]:
+def _chosen(words: Sequence[str]) -> str | None:
+    """The subcommand's name: the first word that is not an option of ``fiveup`` itself."""
+    return next((w for w in words if not w.startswith("-")), None)
+
+
+def _parser(stdout: TextIO, chosen: str | None) -> tuple[Parser, dict[str, Parser]]:
     parser = Parser(
         prog="fiveup",
         description="The Five Up conformance suite: look at and validate fixtures, certify "
@@ -74,13 +127,13 @@ def _parser(stdout: TextIO) -> tuple[Parser, dict[str, Parser]]:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     children: dict[str, Parser] = {}
-    for command in COMMANDS:
-        child = sub.add_parser(
-            command.NAME, help=command.HELP, description=command.HELP, stdout=stdout
-        )
-        command.configure(child)
-        child.set_defaults(run=command.run)
-        children[command.NAME] = child
+    listed = {command.NAME: command for command in COMMANDS}
+    for name, command in listed.items():
+        child = sub.add_parser(name, help=command.HELP, description=command.HELP, stdout=stdout)
+        if name == chosen:  # only the subcommand that runs is loaded and configured
+            command.configure(child)
+            child.set_defaults(run=command.run)
+        children[name] = child
     return parser, children
 
 
@@ -96,7 +149,7 @@ def main(
     name = next((w for w in words if w in {c.NAME for c in COMMANDS}), None)
     prefix = f"fiveup {name}" if name else "fiveup"
     try:
-        parser, children = _parser(streams.stdout)
+        parser, children = _parser(streams.stdout, _chosen(words))
         args, extra = parser.parse_known_args(words)
         if extra:  # reported by the subcommand, with its own usage
             (children.get(args.command) or parser).error(

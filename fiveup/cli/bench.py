@@ -1,6 +1,8 @@
 """``fiveup bench``: the reference engine's speed, and any engine's beside it.
 
-Without an engine option it plays random rounds and matches with the reference engine itself.
+Without an engine option it plays random rounds and matches with the reference engine itself,
+then the same random rounds by the reference and by a bare loop (``bare_rounds``), interleaved
+on CPU time, and prints the ratio.
 With ``--engine`` or ``--engine-cmd`` it also sends the same random complete rounds, as round
 requests, to that engine and to the reference, and prints both rates and their ratio.
 """
@@ -9,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
+import sys
 from typing import TextIO
 
 from fiveup.contract.engine import DEFAULT_ENGINE
@@ -20,8 +24,10 @@ from fiveup.reference.bench import (
     DEFAULT_MATCHES,
     DEFAULT_ROUNDS,
     format_text,
+    format_yardstick,
     random_round_requests,
     run_bench,
+    time_against_bare,
     to_json,
 )
 
@@ -64,6 +70,60 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout", type=float, default=10.0, metavar="SECONDS", help="per request (default 10)"
     )
+    parser.add_argument(
+        "--startup",
+        action="store_true",
+        help="also time the imports of 'fiveup engine' (python -X importtime) beside "
+        "'python -c pass'",
+    )
+
+
+ENGINE_STARTUP = (
+    "import io, sys; from fiveup.cli import main; main(['engine'], stdin=io.StringIO())"
+)
+"""What ``fiveup engine`` does before it serves, then the end of its input: it stops at once."""
+
+
+def import_microseconds(stderr: str) -> int:
+    """The total of ``python -X importtime``'s report: the top-level imports' cumulative times."""
+    total = 0
+    for line in stderr.splitlines():
+        parts = line.split("|")
+        if (
+            len(parts) == 3
+            and parts[0].startswith("import time:")
+            and parts[1].strip().isdigit()
+            and not parts[2].startswith("  ")  # one space after the bar: a top-level import
+        ):
+            total += int(parts[1])
+    return total
+
+
+def startup_figures(runs: int = 3) -> tuple[int, int]:
+    """The fewest import microseconds of ``fiveup engine`` and of ``python -c pass`` in ``runs``."""
+    found = []
+    for code in (ENGINE_STARTUP, "pass"):
+        best = None
+        for _ in range(runs):
+            done = subprocess.run(
+                [sys.executable, "-X", "importtime", "-c", code],
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            )
+            if done.returncode != 0:
+                raise UsageError(f"python -X importtime -c {code!r} failed: {done.stderr[-200:]}")
+            took = import_microseconds(done.stderr)
+            best = took if best is None else min(best, took)
+        found.append(best or 0)
+    return found[0], found[1]
+
+
+def _startup_text(engine_us: int, pass_us: int, out: TextIO) -> None:
+    out.write("\nstart-up, imports timed by python -X importtime (fewest of 3 runs)\n\n")
+    out.write(f"{'python -c pass':>16}  {pass_us / 1000:>8.1f} ms\n")
+    out.write(f"{'fiveup engine':>16}  {engine_us / 1000:>8.1f} ms\n")
 
 
 def _engine_figures(args: argparse.Namespace) -> list[tuple[int, RequestFigures, RequestFigures]]:
@@ -103,10 +163,24 @@ def _engine_text(rows: list[tuple[int, RequestFigures, RequestFigures]], out: Te
 def run(args: argparse.Namespace, streams: Streams) -> int:
     """Measure and print the figures; 0 always (timings are not a verdict)."""
     report = run_bench(args.rounds, args.matches, args.seed)
+    yardstick = [time_against_bare(p, args.rounds, args.seed) for p in PLAYER_COUNTS]
     measured = args.engine is not None or args.engine_cmd is not None
     rows = _engine_figures(args) if measured else []
+    startup = startup_figures() if args.startup else None
     if args.format == "json":
         data = json.loads(to_json(report))
+        data["bare"] = [
+            {
+                "players": f.players,
+                "rounds": f.rounds,
+                "reference_seconds": f.reference_seconds,
+                "bare_seconds": f.bare_seconds,
+                "ratio": f.ratio,
+            }
+            for f in yardstick
+        ]
+        if startup is not None:
+            data["startup"] = {"engine_import_us": startup[0], "pass_import_us": startup[1]}
         if measured:
             data["engine"] = [
                 {"players": p, "reference": vars_of(b), "engine": vars_of(f)} for p, b, f in rows
@@ -114,8 +188,11 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         streams.stdout.write(json.dumps(data, indent=2) + "\n")
         return 0
     streams.stdout.write(format_text(report))
+    streams.stdout.write(format_yardstick(yardstick))
     if measured:
         _engine_text(rows, streams.stdout)
+    if startup is not None:
+        _startup_text(*startup, streams.stdout)
     return 0
 
 
