@@ -14,7 +14,7 @@ from fiveup.errors import FixtureError
 from fiveup.harness.certify import Verdict, certify
 from fiveup.harness.corpus import Case, Corpus, engine_given, load_corpus
 from fiveup.harness.sources import read_yaml
-from fiveup.mutants import CATALOGUE, Mutant
+from fiveup.mutants import CATALOGUE, Mutant, mutant_named
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 DOCUMENTS = ("000_96af858cdc3e1333.txt", "001_b3d5bbf0db206018.txt", "003_f4c4ac2d6b649ddc.txt")
@@ -263,3 +263,31 @@ def test_every_case_the_other_reading_of_a_decision_changes_carries_its_tag(
     run = certify(mutant.engine(), corpus, cases)
     changed = [o.result.case for o in run.outcomes if o.verdict in KILLING]
     assert [c.id for c in changed if decision not in c.decisions] == []
+
+
+BOUNDARIES = (
+    "pts2_target_300",
+    "pts2_target_310",
+    "mat2_target_exclusive",
+    "mat3_tie_at_top_first_side_wins",
+    "mat3_tie_at_top_passed_to_next",
+    "scr2_five_not_credited",
+    "scr2_multiples_of_ten",
+    "set4_last_tile_held_back",
+    "pen2_remainder_two_rounds_up",
+    "pen2_remainder_three_rounds_down",
+    "pen2_exact_multiple_rounds_up",
+    "pts1_four_raw_per_displayed",
+)
+"""The one-step-away reading of each threshold and boundary the rules name: the target (61
+wins, 60 does not, at least not more than), the tie at the top, the smallest credited sum, the
+boneyard minimum, the rounding of penalties and the displayed unit."""
+
+
+@pytest.mark.parametrize("name", BOUNDARIES)
+def test_each_boundary_reading_one_step_away_is_killed_by_two_cases(
+    corpus: Corpus, name: str
+) -> None:
+    mutant = mutant_named(name)
+    run = certify(mutant.engine(), corpus, corpus.cases)
+    assert sum(o.verdict in KILLING for o in run.outcomes) >= 2

@@ -673,8 +673,35 @@ def _credit_when(test: Callable[[int], bool]) -> Callable[[int], int]:
     return credit
 
 
+def _pen2_exact_multiple_rounds_up(pips: int) -> int:
+    rounded = rounded_penalty(pips)
+    return rounded + 5 if pips and pips % 5 == 0 else rounded
+
+
+def _mat2_target_exclusive(scores: Sequence[int], target: int) -> int | None:
+    return STANDARD.match_winner(scores, target + 1)
+
+
+def _mat3_tie_passed_to_next(scores: Sequence[int], target: int) -> int | None:
+    """A tie at the top is skipped: the uniquely highest of the other sides at the target wins."""
+    top = max(scores)
+    if top < target or list(scores).count(top) == 1:
+        return STANDARD.match_winner(scores, target)
+    rest = [score if score != top else min(scores) - 1 for score in scores]
+    return STANDARD.match_winner(rest, target) if max(rest) >= target else None
+
+
+def _four_raw_per_displayed(raw: int) -> int:
+    return raw // 4
+
+
 def _thresholds() -> list[Mutant]:
-    """The target, the PEN-2 boundary, the multiple of SCR-2 and the hand size, one step off."""
+    """Each threshold and boundary the rules name, one step off.
+
+    The target (one point low or high, exclusive), the tie at the top, the PEN-2 boundaries, the
+    multiple and the smallest credited sum of SCR-2, the hand size, the boneyard minimum and the
+    displayed unit.
+    """
     s = STANDARD
     return [
         Mutant(
@@ -730,6 +757,45 @@ def _thresholds() -> list[Mutant]:
             "SET-3",
             "the hand size moved one step up: 6 tiles are dealt to each player",
             replace(s, hand_size=6),
+        ),
+        Mutant(
+            "mat2_target_exclusive",
+            "MAT-2",
+            "the target read as exclusive: a side must pass 305 raw points, exactly 61 does not "
+            "win",
+            replace(s, match_winner=_mat2_target_exclusive),
+        ),
+        Mutant(
+            "mat3_tie_at_top_passed_to_next",
+            "MAT-3",
+            "a tie at the top is skipped: the uniquely highest of the other sides at the target "
+            "wins, instead of playing on",
+            replace(s, match_winner=_mat3_tie_passed_to_next),
+        ),
+        Mutant(
+            "scr2_five_not_credited",
+            "SCR-2",
+            "the smallest credited sum moved one step up: a sum of 5 earns nothing, 10 and more "
+            "are credited",
+            replace(s, credit=_credit_when(lambda total: total % 5 == 0 and total > 5)),
+        ),
+        Mutant(
+            "set4_last_tile_held_back",
+            "SET-4",
+            "the boneyard minimum moved one step: the last boneyard tile can never be drawn",
+            replace(s, reserve=1),
+        ),
+        Mutant(
+            "pen2_exact_multiple_rounds_up",
+            "PEN-2",
+            "an exact multiple of 5 is not left unchanged: it rounds up to the next multiple",
+            replace(s, rounded_penalty=_pen2_exact_multiple_rounds_up),
+        ),
+        Mutant(
+            "pts1_four_raw_per_displayed",
+            "PTS-1",
+            "the displayed unit moved one step: 4 raw points are 1 displayed point",
+            replace(s, displayed=_four_raw_per_displayed),
         ),
     ]
 
