@@ -210,7 +210,8 @@ def test_the_hand_derived_case_kills_the_target_of_300(
 ) -> None:
     _, rows, _ = bundled
     case_id = "rule.match.pts-2.three-hundred-is-short-of-the-target"
-    assert rows["pts2_target_300"]["killed_by"] == [case_id]
+    killed_by = rows["pts2_target_300"]["killed_by"]
+    assert case_id in killed_by and len(killed_by) >= 2  # a boundary is pinned by two cases
     case = load_corpus().by_id()[case_id]
     assert case.primary_rule == "PTS-2" and case.provenance["source"] == "derived"
 
