@@ -551,10 +551,13 @@ _LEVEL_CHECKS: Final[
 _OQ_HEADING: Final = re.compile(r"^## (OQ-[1-9][0-9]*): (.+)$", re.MULTILINE)
 _OQ_MENTION: Final = re.compile(r"\bOQ-[1-9][0-9]*\b")
 
-CONVENTIONS: Final = frozenset({"OQ-1", "OQ-2", "OQ-11", "OQ-12", "OQ-13", "OQ-14", "OQ-21"})
+CONVENTIONS: Final = frozenset(
+    {"OQ-1", "OQ-2", "OQ-11", "OQ-12", "OQ-13", "OQ-14", "OQ-21", "OQ-27", "OQ-31"}
+)
 """Decisions no case lists: conventions every case follows alike (the notation, the side a
-joined double is named by, the comparison, the deal, the words, the seat numbers) and OQ-11,
-which no expectation can show (spec/fixtures.md, "Decisions")."""
+joined double is named by, the comparison, the deal, the words, the seat numbers, the space on
+the table, a joined double with one line side free counting both halves) and OQ-11, which no
+expectation can show (spec/fixtures.md, "Decisions")."""
 
 
 def parse_open_questions(markdown: str) -> dict[str, str]:

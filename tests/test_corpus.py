@@ -11,8 +11,10 @@ import pytest
 
 from fiveup.contract.engine import Level
 from fiveup.errors import FixtureError
-from fiveup.harness.corpus import Corpus, engine_given, load_corpus
+from fiveup.harness.certify import Verdict, certify
+from fiveup.harness.corpus import Case, Corpus, engine_given, load_corpus
 from fiveup.harness.sources import read_yaml
+from fiveup.mutants import CATALOGUE, Mutant, mutant_named
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 DOCUMENTS = ("000_96af858cdc3e1333.txt", "001_b3d5bbf0db206018.txt", "003_f4c4ac2d6b649ddc.txt")
@@ -31,6 +33,7 @@ WORKED = (
     "[0|0]",
 )
 """The tiles whose placement each of the documents' 11 worked positions shows."""
+KILLING = frozenset({Verdict.FAILED, Verdict.ERRORED})
 
 
 @pytest.fixture(scope="module")
@@ -131,3 +134,160 @@ def test_the_spec_pins_each_document_by_its_sha256() -> None:
     assert sorted(pins) == sorted(DOCUMENTS)
     for name, pinned in pins.items():
         assert hashlib.sha256((SEEDS / name).read_bytes()).hexdigest() == pinned, name
+
+
+# --- every case that depends on a decision carries its tag ------------------------------------
+
+
+def _played(case: Case) -> list[str]:
+    """The placements a case makes, in order, the refused last one left out."""
+    if case.level is Level.LAYOUT:
+        texts = [str(p) for p in case.given.get("placements") or []]
+    elif case.level is Level.ROUND:
+        actions = [str(a) for a in case.given.get("actions") or []]
+        texts = [a.split(" play ", 1)[1] for a in actions if " play " in a]
+    else:
+        return []
+    return texts[:-1] if "error" in case.expect and texts else texts
+
+
+def _opens_with_a_double(case: Case) -> bool:
+    """OQ-3: the first tile a case places is a double, opening the table."""
+    if case.level is Level.LAYOUT:
+        texts = [str(p) for p in case.given.get("placements") or []]
+    elif case.level is Level.ROUND:
+        actions = [str(a) for a in case.given.get("actions") or []]
+        texts = [a.split(" play ", 1)[1] for a in actions if " play " in a]
+    else:
+        texts = []
+    first = texts[0] if texts else ""
+    return bool(first) and "@" not in first and first[1] == first[3]
+
+
+def _starts_branch_b_first(case: Case) -> bool:
+    """OQ-28: an accepted placement starts branch B of a double whose branch A is free."""
+    started_a: set[str] = set()
+    for text in _played(case):
+        if "@" not in text:
+            continue
+        double, slot = text.split("@", 1)[1].split(":")
+        if slot == "branch-a":
+            started_a.add(double)
+        elif slot == "branch-b" and double not in started_a:
+            return True
+    return False
+
+
+def _misplaces_an_opening(case: Case) -> bool:
+    """OQ-29: the refused placement names a point on the empty table, or is a second opening."""
+    if "error" not in case.expect:
+        return False
+    accepted = _played(case)
+    if case.level is Level.LAYOUT:
+        texts = [str(p) for p in case.given.get("placements") or []]
+    elif case.level is Level.ROUND:
+        actions = [str(a) for a in case.given.get("actions") or []]
+        texts = [a.split(" play ", 1)[1] for a in actions if " play " in a]
+    else:
+        return False
+    error = case.expect["error"]
+    rule = error.get("rule") if isinstance(error, dict) else None
+    if len(texts) != len(accepted) + 1 or rule not in {"LAY-1", "LAY-4"}:
+        return False
+    return ("@" in texts[-1]) == (not accepted)
+
+
+def _scores_a_credit_mid_round(case: Case) -> bool:
+    """OQ-30: a round case expects, before the round is over, a score a credit has changed."""
+    state = case.expect.get("state")
+    if case.level is not Level.ROUND or not isinstance(state, dict) or "scores" not in state:
+        return False
+    if state.get("result") is not None:
+        return False
+    scores = list(state["scores"])
+    return scores != list(case.given.get("scores") or [0] * len(scores))
+
+
+STRUCTURAL = {
+    "OQ-3": _opens_with_a_double,
+    "OQ-28": _starts_branch_b_first,
+    "OQ-29": _misplaces_an_opening,
+    "OQ-30": _scores_a_credit_mid_round,
+}
+"""Decisions a case depends on by its own actions and expectations, read from the case."""
+
+
+@pytest.mark.parametrize("decision", list(STRUCTURAL))
+def test_every_case_that_acts_on_a_decision_carries_its_tag(corpus: Corpus, decision: str) -> None:
+    untagged = [
+        c.id for c in corpus.cases if STRUCTURAL[decision](c) and decision not in c.decisions
+    ]
+    assert untagged == []
+
+
+def test_the_structural_detectors_find_the_cases_the_register_names(corpus: Corpus) -> None:
+    found = {d: {c.id for c in corpus.cases if test(c)} for d, test in STRUCTURAL.items()}
+    assert {
+        "rule.layout.spn-3.branch-b-first-leaves-branch-a-open",
+        "rule.layout.spn-3.branch-b-first-then-branch-a",
+    } <= found["OQ-28"]
+    assert "doc.layout.doubles-2-2" in found["OQ-3"]
+    assert len(found["OQ-3"]) >= 18 and len(found["OQ-30"]) >= 34
+
+
+def _alternatives() -> list[tuple[str, Mutant]]:
+    """Each mutant that plays the other reading of a decision, with the decision it reads.
+
+    The refusal-order swaps read OQ-16 the other way. OQ-23's mutant is left out: besides the
+    opening's credit it zeroes the opening's sum, which the decision does not concern.
+    """
+    pairs = []
+    for mutant in CATALOGUE:
+        named = re.match(r"(OQ-\d+) alternative", mutant.description)
+        if mutant.name.startswith("order_") and mutant.required:
+            pairs.append(("OQ-16", mutant))
+        elif named and named[1] != "OQ-23":
+            pairs.append((named[1], mutant))
+    return pairs
+
+
+@pytest.mark.parametrize(
+    ("decision", "mutant"), _alternatives(), ids=[m.name for _, m in _alternatives()]
+)
+def test_every_case_the_other_reading_of_a_decision_changes_carries_its_tag(
+    corpus: Corpus, decision: str, mutant: Mutant
+) -> None:
+    cases = (
+        [c for c in corpus.cases if "error" in c.expect] if decision == "OQ-16" else corpus.cases
+    )
+    run = certify(mutant.engine(), corpus, cases)
+    changed = [o.result.case for o in run.outcomes if o.verdict in KILLING]
+    assert [c.id for c in changed if decision not in c.decisions] == []
+
+
+BOUNDARIES = (
+    "pts2_target_300",
+    "pts2_target_310",
+    "mat2_target_exclusive",
+    "mat3_tie_at_top_first_side_wins",
+    "mat3_tie_at_top_passed_to_next",
+    "scr2_five_not_credited",
+    "scr2_multiples_of_ten",
+    "set4_last_tile_held_back",
+    "pen2_remainder_two_rounds_up",
+    "pen2_remainder_three_rounds_down",
+    "pen2_exact_multiple_rounds_up",
+    "pts1_four_raw_per_displayed",
+)
+"""The one-step-away reading of each threshold and boundary the rules name: the target (61
+wins, 60 does not, at least not more than), the tie at the top, the smallest credited sum, the
+boneyard minimum, the rounding of penalties and the displayed unit."""
+
+
+@pytest.mark.parametrize("name", BOUNDARIES)
+def test_each_boundary_reading_one_step_away_is_killed_by_two_cases(
+    corpus: Corpus, name: str
+) -> None:
+    mutant = mutant_named(name)
+    run = certify(mutant.engine(), corpus, corpus.cases)
+    assert sum(o.verdict in KILLING for o in run.outcomes) >= 2

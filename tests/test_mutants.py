@@ -86,7 +86,7 @@ def test_every_mutant_replaces_some_rule_and_plays_it_in_process() -> None:
         assert engine.info()["name"] == f"mutant-{mutant.name}"
 
 
-def test_every_adjacent_pair_of_both_refusal_orders_is_swapped_once() -> None:
+def test_every_pair_of_both_refusal_orders_near_or_far_is_swapped_once() -> None:
     assert [rule for rule, _, _ in ACTION_ORDER] == [r.rule for r in ACTION_REFUSALS]
     assert [rule for rule, _, _ in PLACEMENT_ORDER] == [r.rule for r in PLACEMENT_REFUSALS]
     swaps = [m for m in CATALOGUE if m.name.startswith("order_")]
@@ -95,10 +95,12 @@ def test_every_adjacent_pair_of_both_refusal_orders_is_swapped_once() -> None:
         (ACTION_ORDER, ACTION_REFUSALS, "action_refusals"),
         (PLACEMENT_ORDER, PLACEMENT_REFUSALS, "placement_refusals"),
     ):
-        for at in range(len(order) - 1):
-            swapped = list(refusals)
-            swapped[at], swapped[at + 1] = swapped[at + 1], swapped[at]
-            expected.append((field, tuple(swapped)))
+        for first in range(len(order)):
+            for second in range(first + 1, len(order)):
+                swapped = list(refusals)
+                swapped[first], swapped[second] = swapped[second], swapped[first]
+                expected.append((field, tuple(swapped)))
+    assert len(expected) == 9 * 8 // 2 + 7 * 6 // 2
     assert [(m.replaced[0], getattr(m.rules, m.replaced[0])) for m in swaps] == expected
     assert {m.rule for m in swaps} == {"TRN-4"}
 
@@ -208,7 +210,8 @@ def test_the_hand_derived_case_kills_the_target_of_300(
 ) -> None:
     _, rows, _ = bundled
     case_id = "rule.match.pts-2.three-hundred-is-short-of-the-target"
-    assert rows["pts2_target_300"]["killed_by"] == [case_id]
+    killed_by = rows["pts2_target_300"]["killed_by"]
+    assert case_id in killed_by and len(killed_by) >= 2  # a boundary is pinned by two cases
     case = load_corpus().by_id()[case_id]
     assert case.primary_rule == "PTS-2" and case.provenance["source"] == "derived"
 

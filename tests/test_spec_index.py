@@ -49,3 +49,20 @@ def test_every_rule_of_the_bundled_spec_starts_its_own_paragraph_once() -> None:
     assert len(starts) == len(set(starts))
     assert list(spec_rules()) == starts
     assert all(rule.id.startswith(rule.section + "-") for rule in spec_rules().values())
+
+
+def test_every_spec_file_that_names_the_suite_version_names_the_package_version() -> None:
+    from pathlib import Path
+
+    from fiveup import __version__
+
+    spec = Path(__file__).resolve().parent.parent / "spec"
+    named = {}
+    for path in sorted(spec.glob("*.md")):
+        found = re.findall(
+            r"Suite version \**(\d+\.\d+\.\d+(?:\.?[a-z]+\d*)?)", path.read_text("utf-8")
+        )
+        if found:
+            named[path.name] = set(found)
+    assert {"rules.md", "terms.md", "open-questions.md"} <= set(named)
+    assert {name: versions for name, versions in named.items() if versions != {__version__}} == {}

@@ -180,7 +180,7 @@ def _line_of(text: str, marker: str) -> int:
 SPN3 = """\
   SPN-3:
     kind: both
-    decisions: [OQ-24]
+    decisions: [OQ-24, OQ-28]
     it: ["Solo dopo puoi iniziare uno dei due rami laterali."]
 """
 """The start of the bundled entry the broken files below change. A problem of an entry is
@@ -192,7 +192,7 @@ BROKEN = {  # the part of the bundled file replaced, by what, and the problem: l
     "missing-kind": (
         SPN3,
         SPN3.replace("    kind: both\n", ""),
-        'decisions: [OQ-24]\n    it: ["Solo',
+        'decisions: [OQ-24, OQ-28]\n    it: ["Solo',
         "/rules/SPN-3",
         "missing key 'kind'",
     ),
@@ -240,14 +240,14 @@ BROKEN = {  # the part of the bundled file replaced, by what, and the problem: l
     ),
     "unknown-question": (
         SPN3,
-        SPN3.replace("[OQ-24]", "[OQ-99]"),
+        SPN3.replace("[OQ-24, OQ-28]", "[OQ-99]"),
         "[OQ-99]",
         "/rules/SPN-3/decisions/0",
         "OQ-99 is not in spec/open-questions.md",
     ),
     "not-a-question-id": (
         SPN3,
-        SPN3.replace("[OQ-24]", "[SPN-2]"),
+        SPN3.replace("[OQ-24, OQ-28]", "[SPN-2]"),
         "[SPN-2]",
         "/rules/SPN-3/decisions/0",
         "'SPN-2' is not an open question ID",
@@ -255,13 +255,13 @@ BROKEN = {  # the part of the bundled file replaced, by what, and the problem: l
     "restatement-deciding": (
         SPN3,
         SPN3.replace("kind: both", "kind: restates"),
-        'decisions: [OQ-24]\n    it: ["Solo',
+        'decisions: [OQ-24, OQ-28]\n    it: ["Solo',
         "/rules/SPN-3/decisions",
         "a rule that only restates the documents decides none",
     ),
     "decision-without-questions": (
         SPN3,
-        SPN3.replace("[OQ-24]", "[]"),
+        SPN3.replace("[OQ-24, OQ-28]", "[]"),
         'decisions: []\n    it: ["Solo',
         "/rules/SPN-3/decisions",
         "a both rule names the questions it decides",
@@ -269,14 +269,14 @@ BROKEN = {  # the part of the bundled file replaced, by what, and the problem: l
     "unknown-rule": (
         SPN3,
         SPN3.replace("SPN-3:", "SPN-9:"),
-        'kind: both\n    decisions: [OQ-24]\n    it: ["Solo',
+        'kind: both\n    decisions: [OQ-24, OQ-28]\n    it: ["Solo',
         "/rules/SPN-9",
         "SPN-9 is not a rule of spec/rules.md",
     ),
     "not-a-rule-id": (
         SPN3,
         SPN3.replace("SPN-3:", "spinners:"),
-        'kind: both\n    decisions: [OQ-24]\n    it: ["Solo',
+        'kind: both\n    decisions: [OQ-24, OQ-28]\n    it: ["Solo',
         "/rules/spinners",
         "'spinners' is not a rule ID like 'SPN-3'",
     ),

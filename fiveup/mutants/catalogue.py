@@ -5,9 +5,9 @@ Every entry is built on the public seam of the reference, ``replace(STANDARD, fi
 
 * the 36 wrong engines of the suite's own tests (``tests/wrong_engines/``), re-expressed here
   so that the catalogue ships with the package;
-* every adjacent pair of the refusal order swapped (``ACTION_REFUSALS`` and
-  ``PLACEMENT_REFUSALS``); a swap that no case can observe is kept, marked ``equivalent`` with
-  the reason, and is not required to be killed;
+* every pair of entries of the refusal order swapped, neighbours or not (``ACTION_REFUSALS``
+  and ``PLACEMENT_REFUSALS``); a swap that no case can observe is kept, marked ``equivalent``
+  with the reason, and is not required to be killed;
 * each numeric threshold moved one step (the target, the PEN-2 rounding boundary, the multiple
   of five of SCR-2, the hand size), and more mistakes: the side by which a joined double
   attaches, the next opener after a block, a penalty charged to the wrong side;
@@ -100,9 +100,11 @@ def _able_to_place(round_: RoundView, action: Action) -> str | None:
     return f"seat {round_.turn} can place a tile and must play" if _turn_can_place(round_) else None
 
 
-def _swapped(refusals: tuple[Refusal[_V, _X], ...], at: int) -> tuple[Refusal[_V, _X], ...]:
+def _swapped(
+    refusals: tuple[Refusal[_V, _X], ...], at: int, other: int
+) -> tuple[Refusal[_V, _X], ...]:
     order = list(refusals)
-    order[at], order[at + 1] = order[at + 1], order[at]
+    order[at], order[other] = order[other], order[at]
     return tuple(order)
 
 
@@ -486,7 +488,7 @@ def _wrong_engines() -> list[Mutant]:
     ]
 
 
-# --- the refusal order, each adjacent pair swapped -------------------------------------------
+# --- the refusal order, every pair swapped ---------------------------------------------------
 
 ACTION_ORDER: tuple[tuple[str, str, str], ...] = (
     ("TRN-3", "trn3", "another seat's action"),
@@ -513,36 +515,128 @@ PLACEMENT_ORDER: tuple[tuple[str, str, str], ...] = (
 """``(rule, slug, what it refuses)`` of each entry of ``PLACEMENT_REFUSALS``, in order."""
 
 _SAME_RULE = "both entries report {rule}: only the free-text message differs, never compared"
+_NEVER_LIVE = (
+    "END-1 applies only once the round is over, when no seat has the turn and no drawn tile is "
+    "pending"
+)
 
-# What a swap of entries (i, i + 1) changes, or why nothing can observe it ("=" first).
-_ACTION_SWAPS = {
-    0: "=TRN-3 applies only while the round goes on (a seat has the turn), END-1 only once it "
+# What swapping entries i and j (i < j) changes, or why nothing can observe it ("=" first). A
+# swap moves j before every entry from i on and i after every entry up to j, so it is
+# unobservable only when no two entries whose relative order it changes can both apply to one
+# action with different rule IDs.
+_ACTION_SWAPS: dict[tuple[int, int], str] = {
+    (0, 1): "=TRN-3 applies only while the round goes on (a seat has the turn), END-1 only once it "
     "is over (no seat has the turn): never both",
-    1: "=END-1 applies only once the round is over, DRW-4 only while a drawn tile is pending, "
-    "and the end of a round leaves none pending: never both",
-    2: "=DRW-4 refuses only plays, DRW-3 only draws and passes: never both",
-    3: "a further draw while a drawn tile is pending is refused with DRW-1, not DRW-3",
-    4: "a draw from the empty boneyard by a player able to place is refused with DRW-2, not DRW-1",
-    5: "=DRW-2 refuses only draws, DRW-5 only passes: never both",
-    6: "=" + _SAME_RULE.format(rule="DRW-5"),
-    7: "=DRW-5 refuses only passes, LAY-3 only plays: never both",
+    (0, 2): "another seat's play while a drawn tile is pending is refused with DRW-4, not TRN-3",
+    (0, 3): "another seat's draw while a drawn tile is pending is refused with DRW-3, not TRN-3",
+    (0, 4): "another seat's draw while the seat to act can place is refused with DRW-1, not TRN-3",
+    (0, 5): "another seat's draw from the empty boneyard is refused with DRW-2, not TRN-3",
+    (0, 6): "another seat's pass while the seat to act can place is refused with DRW-5, not TRN-3",
+    (0, 7): "another seat's pass while the boneyard has tiles is refused with DRW-5, not TRN-3",
+    (0, 8): "another seat's play of a tile the seat to act does not hold is refused with LAY-3, "
+    "not TRN-3",
+    (1, 2): "=" + _NEVER_LIVE + ", and DRW-4 needs a pending tile: never both",
+    (1, 3): "=" + _NEVER_LIVE + "; DRW-4 and DRW-3 need a pending tile and refuse different verbs",
+    (1, 4): "a further draw while a drawn tile is pending is refused with DRW-1, not DRW-3 (DRW-1 "
+    "moves before DRW-3)",
+    (
+        1,
+        5,
+    ): "a draw once the round is over with the boneyard empty is refused with DRW-2, not END-1",
+    (1, 6): "a pass while a drawn tile is pending is refused with DRW-5, not DRW-3 (DRW-5 moves "
+    "before DRW-3)",
+    (1, 7): "a pass once the round is over with tiles in the boneyard is refused with DRW-5, not "
+    "END-1",
+    (1, 8): "the play of a tile not in the hand while a drawn tile is pending is refused with "
+    "LAY-3, not DRW-4, and a draw once the round is over with the boneyard empty with DRW-2, not "
+    "END-1 (LAY-3 moves first, END-1 last)",
+    (2, 3): "=DRW-4 refuses only plays, DRW-3 only draws and passes: never both",
+    (2, 4): "a further draw while a drawn tile is pending is refused with DRW-1, not DRW-3 (DRW-1 "
+    "moves before DRW-3)",
+    (2, 5): "a draw from the empty boneyard while a drawn tile is pending is refused with DRW-2, "
+    "not DRW-3 (DRW-2 moves before DRW-3)",
+    (2, 6): "a pass while a drawn tile is pending is refused with DRW-5, not DRW-3",
+    (
+        2,
+        7,
+    ): "a pass while a drawn tile is pending and the boneyard has tiles is refused with DRW-5, "
+    "not DRW-3",
+    (2, 8): "the play of a tile not in the hand while a drawn tile is pending is refused with "
+    "LAY-3, not DRW-4",
+    (3, 4): "a further draw while a drawn tile is pending is refused with DRW-1, not DRW-3",
+    (3, 5): "a draw from the empty boneyard while a drawn tile is pending is refused with DRW-2, "
+    "not DRW-3",
+    (3, 6): "a pass while a drawn tile is pending is refused with DRW-5, not DRW-3",
+    (
+        3,
+        7,
+    ): "a pass while a drawn tile is pending and the boneyard has tiles is refused with DRW-5, "
+    "not DRW-3",
+    (3, 8): "a further draw while a drawn tile is pending is refused with DRW-1, not DRW-3 (DRW-3 "
+    "moves after DRW-1)",
+    (4, 5): "a draw from the empty boneyard by a player able to place is refused with DRW-2, not "
+    "DRW-1",
+    (4, 6): "a draw from the empty boneyard by a player able to place is refused with DRW-2, not "
+    "DRW-1 (DRW-1 moves after DRW-2)",
+    (4, 7): "a draw from the empty boneyard by a player able to place is refused with DRW-2, not "
+    "DRW-1 (DRW-1 moves after DRW-2)",
+    (4, 8): "a draw from the empty boneyard by a player able to place is refused with DRW-2, not "
+    "DRW-1 (DRW-1 moves after DRW-2)",
+    (5, 6): "=DRW-2 refuses only draws, DRW-5 only passes: never both",
+    (5, 7): "=DRW-2 refuses only draws, the two DRW-5 entries only passes (and keep their order): "
+    "never both",
+    (5, 8): "=DRW-2 refuses only draws, LAY-3 only plays, the DRW-5 entries between them only "
+    "passes: no two of them ever both apply",
+    (6, 7): "=" + _SAME_RULE.format(rule="DRW-5"),
+    (6, 8): "=DRW-5 refuses only passes, LAY-3 only plays, and the two DRW-5 entries report one "
+    "rule: never both",
+    (7, 8): "=DRW-5 refuses only passes, LAY-3 only plays: never both",
 }
-_PLACEMENT_SWAPS = {
-    0: "a second opening with a tile already on the table is refused with LAY-1, not LAY-3",
-    1: "=a second opening names no point, a point on the empty table names one: never both",
-    2: "=" + _SAME_RULE.format(rule="LAY-4"),
-    3: "=" + _SAME_RULE.format(rule="LAY-4"),
-    4: "an occupied point is refused with SPN-2 (not open), not LAY-4",
-    5: "a tile of the wrong value on a branch not yet open is refused with LAY-1, not SPN-2",
+_PLACEMENT_SWAPS: dict[tuple[int, int], str] = {
+    (0, 1): "a second opening with a tile already on the table is refused with LAY-1, not LAY-3",
+    (0, 2): "a second opening with a tile already on the table is refused with LAY-1, not LAY-3 "
+    "(LAY-3 moves after it)",
+    (0, 3): "a tile already on the table joined to a point of a tile not on the table is refused "
+    "with LAY-4, not LAY-3",
+    (0, 4): "a tile already on the table joined to an occupied point is refused with LAY-4, not "
+    "LAY-3",
+    (0, 5): "a tile already on the table joined to a branch not yet open is refused with SPN-2, "
+    "not LAY-3",
+    (0, 6): "a tile already on the table joined to a point it does not match is refused with "
+    "LAY-1, not LAY-3",
+    (1, 2): "=a second opening names no point, a point on the empty table names one: never both",
+    (1, 3): "=a second opening names no point, the LAY-4 entries need one and report one rule: "
+    "never both",
+    (1, 4): "=a second opening names no point, the LAY-4 entries need one and report one rule: "
+    "never both",
+    (1, 5): "a point named on the empty table is refused with SPN-2 (not open), not LAY-4 (SPN-2 "
+    "moves before LAY-4)",
+    (1, 6): "a point named on the empty table by a tile that does not match it is refused with "
+    "LAY-1, not LAY-4 (LAY-1 moves before LAY-4)",
+    (2, 3): "=" + _SAME_RULE.format(rule="LAY-4"),
+    (2, 4): "=" + _SAME_RULE.format(rule="LAY-4"),
+    (2, 5): "a point named on the empty table is refused with SPN-2 (not open), not LAY-4",
+    (2, 6): "a point named on the empty table by a tile that does not match it is refused with "
+    "LAY-1, not LAY-4",
+    (3, 4): "=" + _SAME_RULE.format(rule="LAY-4"),
+    (3, 5): "a point of a tile not on the table is refused with SPN-2 (not open), not LAY-4",
+    (3, 6): "a point of a tile not on the table that the tile does not match is refused with "
+    "LAY-1, not LAY-4",
+    (4, 5): "an occupied point is refused with SPN-2 (not open), not LAY-4",
+    (4, 6): "an occupied point that the tile does not match is refused with LAY-1, not LAY-4",
+    (5, 6): "a tile of the wrong value on a branch not yet open is refused with LAY-1, not SPN-2",
 }
 
 
 def _swap(
-    order: tuple[tuple[str, str, str], ...], effects: dict[int, str], at: int, rules: Rules
+    order: tuple[tuple[str, str, str], ...],
+    effects: dict[tuple[int, int], str],
+    pair: tuple[int, int],
+    rules: Rules,
 ) -> Mutant:
-    _, first, what_first = order[at]
-    _, second, what_second = order[at + 1]
-    effect = effects[at]
+    _, first, what_first = order[pair[0]]
+    _, second, what_second = order[pair[1]]
+    effect = effects[pair]
     equivalent = effect[1:] if effect.startswith("=") else ""
     description = f"refusal order swapped: {what_second} is tried before {what_first}: "
     description += f"unobservable, {equivalent}" if equivalent else effect
@@ -550,14 +644,16 @@ def _swap(
 
 
 def _swaps() -> list[Mutant]:
-    """Every adjacent pair of both refusal orders swapped (OQ-16)."""
+    """Every pair of entries of both refusal orders swapped, near or far (OQ-16)."""
     swaps = [
-        _swap(ACTION_ORDER, _ACTION_SWAPS, at, replace(STANDARD, action_refusals=order))
-        for at, order in ((at, _swapped(ACTION_REFUSALS, at)) for at in _ACTION_SWAPS)
+        _swap(ACTION_ORDER, _ACTION_SWAPS, pair, replace(STANDARD, action_refusals=order))
+        for pair, order in ((pair, _swapped(ACTION_REFUSALS, *pair)) for pair in _ACTION_SWAPS)
     ]
     swaps += [
-        _swap(PLACEMENT_ORDER, _PLACEMENT_SWAPS, at, replace(STANDARD, placement_refusals=order))
-        for at, order in ((at, _swapped(PLACEMENT_REFUSALS, at)) for at in _PLACEMENT_SWAPS)
+        _swap(PLACEMENT_ORDER, _PLACEMENT_SWAPS, pair, replace(STANDARD, placement_refusals=order))
+        for pair, order in (
+            (pair, _swapped(PLACEMENT_REFUSALS, *pair)) for pair in _PLACEMENT_SWAPS
+        )
     ]
     return swaps
 
@@ -577,8 +673,35 @@ def _credit_when(test: Callable[[int], bool]) -> Callable[[int], int]:
     return credit
 
 
+def _pen2_exact_multiple_rounds_up(pips: int) -> int:
+    rounded = rounded_penalty(pips)
+    return rounded + 5 if pips and pips % 5 == 0 else rounded
+
+
+def _mat2_target_exclusive(scores: Sequence[int], target: int) -> int | None:
+    return STANDARD.match_winner(scores, target + 1)
+
+
+def _mat3_tie_passed_to_next(scores: Sequence[int], target: int) -> int | None:
+    """A tie at the top is skipped: the uniquely highest of the other sides at the target wins."""
+    top = max(scores)
+    if top < target or list(scores).count(top) == 1:
+        return STANDARD.match_winner(scores, target)
+    rest = [score if score != top else min(scores) - 1 for score in scores]
+    return STANDARD.match_winner(rest, target) if max(rest) >= target else None
+
+
+def _four_raw_per_displayed(raw: int) -> int:
+    return raw // 4
+
+
 def _thresholds() -> list[Mutant]:
-    """The target, the PEN-2 boundary, the multiple of SCR-2 and the hand size, one step off."""
+    """Each threshold and boundary the rules name, one step off.
+
+    The target (one point low or high, exclusive), the tie at the top, the PEN-2 boundaries, the
+    multiple and the smallest credited sum of SCR-2, the hand size, the boneyard minimum and the
+    displayed unit.
+    """
     s = STANDARD
     return [
         Mutant(
@@ -634,6 +757,45 @@ def _thresholds() -> list[Mutant]:
             "SET-3",
             "the hand size moved one step up: 6 tiles are dealt to each player",
             replace(s, hand_size=6),
+        ),
+        Mutant(
+            "mat2_target_exclusive",
+            "MAT-2",
+            "the target read as exclusive: a side must pass 305 raw points, exactly 61 does not "
+            "win",
+            replace(s, match_winner=_mat2_target_exclusive),
+        ),
+        Mutant(
+            "mat3_tie_at_top_passed_to_next",
+            "MAT-3",
+            "a tie at the top is skipped: the uniquely highest of the other sides at the target "
+            "wins, instead of playing on",
+            replace(s, match_winner=_mat3_tie_passed_to_next),
+        ),
+        Mutant(
+            "scr2_five_not_credited",
+            "SCR-2",
+            "the smallest credited sum moved one step up: a sum of 5 earns nothing, 10 and more "
+            "are credited",
+            replace(s, credit=_credit_when(lambda total: total % 5 == 0 and total > 5)),
+        ),
+        Mutant(
+            "set4_last_tile_held_back",
+            "SET-4",
+            "the boneyard minimum moved one step: the last boneyard tile can never be drawn",
+            replace(s, reserve=1),
+        ),
+        Mutant(
+            "pen2_exact_multiple_rounds_up",
+            "PEN-2",
+            "an exact multiple of 5 is not left unchanged: it rounds up to the next multiple",
+            replace(s, rounded_penalty=_pen2_exact_multiple_rounds_up),
+        ),
+        Mutant(
+            "pts1_four_raw_per_displayed",
+            "PTS-1",
+            "the displayed unit moved one step: 4 raw points are 1 displayed point",
+            replace(s, displayed=_four_raw_per_displayed),
         ),
     ]
 
