@@ -12,11 +12,15 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from fiveup.contract.engine import Level
+from fiveup.contract.schemas import clip
 from fiveup.errors import UsageError
 
 from .corpus import Case, Corpus
 from .lint import CONVENTIONS, decision_number, spec_open_questions
 from .sources import printable
+
+_SHOWN = 120
+"""The characters of a name the user typed that a message shows (a long word is cut)."""
 
 __all__ = [
     "cases_by_decision",
@@ -155,7 +159,8 @@ def select(corpus: Corpus, keyword: str | None = None, ids: Sequence[str] = ()) 
         if unknown:
             close = difflib.get_close_matches(unknown[0], list(known), n=3, cutoff=0.6)
             hint = f"; did you mean {' or '.join(close)}?" if close else " (see fiveup list)"
-            raise UsageError(f"no case {', '.join(map(printable, unknown))} in the corpus{hint}")
+            named = ", ".join(printable(clip(name, _SHOWN)) for name in unknown)
+            raise UsageError(f"no case {clip(named, 4 * _SHOWN)} in the corpus{hint}")
         wanted = set(ids)
         cases = [c for c in cases if c.id in wanted]
     if keyword:
@@ -207,7 +212,7 @@ def check_decisions(
     for oq in decisions:
         if oq in tagged:
             continue
-        shown = printable(oq)
+        shown = printable(clip(oq, _SHOWN))
         if oq in CONVENTIONS:
             why = f"every case follows it alike, so no case lists it ({register[oq]})"
         elif oq in register:

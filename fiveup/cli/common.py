@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from fiveup.contract.engine import DEFAULT_ENGINE
+from fiveup.contract.schemas import clip
 from fiveup.errors import UsageError
 from fiveup.harness.sources import printable
 
@@ -91,7 +92,7 @@ def positive_count(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a whole number: {clip(text, 40)!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"cannot be negative: {value}")
     return value
