@@ -320,6 +320,42 @@ def test_some_mutants_and_some_cases_by_name_and_keyword() -> None:
     assert all("tally" in case for case in row["killed_by"])
 
 
+def test_jobs_gives_the_same_report_as_one_process() -> None:
+    some = [
+        "-k",
+        "tally or credit-15",
+        "--mutant",
+        "tal2_strokes_only",
+        "--mutant",
+        "cnt1_sums_connection_points",
+    ]
+    some += ["--mutant", "scr2_multiples_of_ten", "--mutant", "order_end1_before_trn3"]
+    for fmt in ("json", "text"):
+        alone = run(*some, "--format", fmt)
+        shared = run(*some, "--format", fmt, "--jobs", "2")
+        if fmt == "text":  # the time taken differs, nothing else
+            alone, shared = (
+                (code, re.sub(r" in [0-9.]+ s$", "", out, flags=re.M), err)
+                for code, out, err in (alone, shared)
+            )
+        assert shared == alone
+    rows = rows_of(run(*some, "--format", "json", "--jobs", "2")[1])
+    assert set(rows) == {
+        "cnt1_sums_connection_points", "scr2_multiples_of_ten", "tal2_strokes_only",
+        "order_end1_before_trn3",
+    }  # fmt: skip
+    assert rows["tal2_strokes_only"]["killed_by"] and rows["scr2_multiples_of_ten"]["killed_by"]
+
+
+def test_measure_in_jobs_takes_only_the_catalogues_mutants() -> None:
+    corpus = load_corpus()
+    own = Mutant("own", "SCR-2", "a caller's own", mutant_named("scr2_multiples_of_ten").rules)
+    with pytest.raises(ValueError, match="own: only the catalogue's mutants run in several jobs"):
+        measure(corpus, corpus.cases[:1], [own], jobs=2)
+    with pytest.raises(ValueError, match="jobs must be at least 1, not 0"):
+        measure(corpus, corpus.cases[:1], [own], jobs=0)
+
+
 def test_list_shows_the_catalogue_without_running_it() -> None:
     code, out, _ = run("--list")
     assert code == 0
@@ -338,6 +374,9 @@ def test_list_shows_the_catalogue_without_running_it() -> None:
         (["--mutant", "pts2_targt_300"], "no mutant 'pts2_targt_300' in the catalogue; did you"),
         (["-k", "no-case-has-this-word"], "no case matches"),
         (["--format", "xml"], "invalid choice"),
+        (["--jobs", "0"], "--jobs 0: must be between 1 and "),
+        (["--jobs", "100000"], "--jobs 100000: must be between 1 and "),
+        (["--jobs", "two"], "invalid int value"),
     ],
 )
 def test_usage_mistakes_exit_2(args: list[str], message: str) -> None:
