@@ -330,6 +330,7 @@ def test_jobs_gives_the_same_report_as_one_process() -> None:
         "cnt1_sums_connection_points",
     ]
     some += ["--mutant", "scr2_multiples_of_ten", "--mutant", "order_end1_before_trn3"]
+    outputs = {}
     for fmt in ("json", "text"):
         alone = run(*some, "--format", fmt)
         shared = run(*some, "--format", fmt, "--jobs", "2")
@@ -339,7 +340,8 @@ def test_jobs_gives_the_same_report_as_one_process() -> None:
                 for code, out, err in (alone, shared)
             )
         assert shared == alone
-    rows = rows_of(run(*some, "--format", "json", "--jobs", "2")[1])
+        outputs[fmt] = shared[1]
+    rows = rows_of(outputs["json"])
     assert set(rows) == {
         "cnt1_sums_connection_points", "scr2_multiples_of_ten", "tal2_strokes_only",
         "order_end1_before_trn3",
