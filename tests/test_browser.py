@@ -43,7 +43,7 @@ def browser() -> Iterator[Browser]:
         if os.environ.get("CI"):
             pytest.fail(f"CI is set and there is no browser at {CHROMIUM} (.ci/run installs it)")
         pytest.skip(f"no browser at {CHROMIUM} (apt-get install chromium)")
-    with Browser(CHROMIUM, timeout=10.0) as opened:
+    with Browser(CHROMIUM, timeout=60.0) as opened:  # bounds a hang only: generous when busy
         yield opened
 
 

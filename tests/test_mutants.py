@@ -1,7 +1,8 @@
 """The mutant catalogue and ``fiveup mutants``: every mutant is killed by the bundled corpus.
 
-The bundled corpus is measured once for the module (``fiveup mutants --format json``); the other
-tests run the command on small corpora or on a few mutants, in-process.
+The bundled corpus is measured once for the module (``fiveup mutants --format json``) by the
+tests marked ``campaign`` (``pytest -m campaign``, which ``.ci/run`` runs); the other tests run
+the command on small corpora or on a few mutants, in-process.
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ from privacy import private_uses
 import fiveup.cli.app as app
 from fiveup.cli import main
 from fiveup.cli import mutants as mutants_command
+from fiveup.contract.engine import Level
 from fiveup.harness.certify import certify
 from fiveup.harness.corpus import load_corpus
 from fiveup.harness.rules import spec_rules
-from fiveup.mutants import CATALOGUE, Mutant, mutant_named
+from fiveup.mutants import CATALOGUE, Mutant, measure, mutant_named
 from fiveup.mutants.catalogue import ACTION_ORDER, PLACEMENT_ORDER
 from fiveup.reference import STANDARD, ReferenceEngine
 from fiveup.reference.rules import ACTION_REFUSALS, PLACEMENT_REFUSALS
@@ -134,20 +136,36 @@ def _wrong_engine(path: Path) -> ReferenceEngine:
     return engine
 
 
-def test_the_wrong_engines_are_re_expressed_with_their_rule_fields_and_verdicts(
-    bundled: tuple[int, dict[str, dict[str, Any]], str],
-) -> None:
-    _, rows, _ = bundled
+def test_the_wrong_engines_are_re_expressed_with_their_rule_fields_and_verdicts() -> None:
+    """Every level but ``moves``, where a variant's move counts are slow; the campaign has all."""
     corpus = load_corpus()
+    cases = [case for case in corpus.cases if case.level is not Level.MOVES]
     paths = sorted(WRONG_ENGINES_DIR.glob("*.py"))
     assert len(paths) == 36
+    twins = measure(corpus, cases, [mutant_named(path.stem) for path in paths])
+    killers = {m.mutant.name: set(m.killed_by) for m in twins.measurements}
     for path in paths:
         mutant = mutant_named(path.stem)
         docstring = path.read_text(encoding="utf-8").split('"""')[1]
         assert docstring.startswith(f"Wrong engine: breaks {mutant.rule} "), path.stem
         engine = _wrong_engine(path)
         assert mutant.replaced == Mutant("", "", "", engine.rules).replaced, path.stem
-        outcomes = certify(engine, corpus, corpus.cases).outcomes
+        # The same rules play the same verdicts: only a twin of other rules is certified.
+        if engine.rules != mutant.rules:
+            outcomes = certify(engine, corpus, cases).outcomes
+            failing = {o.result.case.id for o in outcomes if o.verdict.bad}
+            assert failing == killers[path.stem], path.stem
+        assert killers[path.stem], path.stem
+
+
+@pytest.mark.campaign
+def test_the_wrong_engines_and_their_twins_agree_on_the_whole_corpus(
+    bundled: tuple[int, dict[str, dict[str, Any]], str],
+) -> None:
+    _, rows, _ = bundled
+    corpus = load_corpus()
+    for path in sorted(WRONG_ENGINES_DIR.glob("*.py")):
+        outcomes = certify(_wrong_engine(path), corpus, corpus.cases).outcomes
         failing = {o.result.case.id for o in outcomes if o.verdict.bad}
         assert failing == set(rows[path.stem]["killed_by"]), path.stem
 
@@ -155,6 +173,7 @@ def test_the_wrong_engines_are_re_expressed_with_their_rule_fields_and_verdicts(
 # --- the bundled corpus kills every mutant ---------------------------------------------------
 
 
+@pytest.mark.campaign
 def test_every_mutant_is_killed_by_the_bundled_corpus(
     bundled: tuple[int, dict[str, dict[str, Any]], str],
 ) -> None:
@@ -167,6 +186,7 @@ def test_every_mutant_is_killed_by_the_bundled_corpus(
     assert err == ""
 
 
+@pytest.mark.campaign
 def test_equivalent_mutants_are_indeed_never_killed(
     bundled: tuple[int, dict[str, dict[str, Any]], str],
 ) -> None:
@@ -176,6 +196,7 @@ def test_equivalent_mutants_are_indeed_never_killed(
     assert all(rows[name]["survived"] and rows[name]["killed_by"] == [] for name in equivalent)
 
 
+@pytest.mark.campaign
 def test_json_rows_have_the_documented_shape(
     bundled: tuple[int, dict[str, dict[str, Any]], str],
 ) -> None:
@@ -191,6 +212,7 @@ def test_json_rows_have_the_documented_shape(
         assert row["replaces"] == list(mutant.replaced)
 
 
+@pytest.mark.campaign
 def test_the_cases_of_a_mutants_rule_come_first_among_its_killers(
     bundled: tuple[int, dict[str, dict[str, Any]], str],
 ) -> None:
@@ -205,6 +227,7 @@ def test_the_cases_of_a_mutants_rule_come_first_among_its_killers(
     assert ranks == sorted(ranks)
 
 
+@pytest.mark.campaign
 def test_the_hand_derived_case_kills_the_target_of_300(
     bundled: tuple[int, dict[str, dict[str, Any]], str],
 ) -> None:
@@ -300,6 +323,44 @@ def test_some_mutants_and_some_cases_by_name_and_keyword() -> None:
     assert all("tally" in case for case in row["killed_by"])
 
 
+def test_jobs_gives_the_same_report_as_one_process() -> None:
+    some = [
+        "-k",
+        "tally or credit-15",
+        "--mutant",
+        "tal2_strokes_only",
+        "--mutant",
+        "cnt1_sums_connection_points",
+    ]
+    some += ["--mutant", "scr2_multiples_of_ten", "--mutant", "order_end1_before_trn3"]
+    outputs = {}
+    for fmt in ("json", "text"):
+        alone = run(*some, "--format", fmt)
+        shared = run(*some, "--format", fmt, "--jobs", "2")
+        if fmt == "text":  # the time taken differs, nothing else
+            alone, shared = (
+                (code, re.sub(r" in [0-9.]+ s$", "", out, flags=re.M), err)
+                for code, out, err in (alone, shared)
+            )
+        assert shared == alone
+        outputs[fmt] = shared[1]
+    rows = rows_of(outputs["json"])
+    assert set(rows) == {
+        "cnt1_sums_connection_points", "scr2_multiples_of_ten", "tal2_strokes_only",
+        "order_end1_before_trn3",
+    }  # fmt: skip
+    assert rows["tal2_strokes_only"]["killed_by"] and rows["scr2_multiples_of_ten"]["killed_by"]
+
+
+def test_measure_in_jobs_takes_only_the_catalogues_mutants() -> None:
+    corpus = load_corpus()
+    own = Mutant("own", "SCR-2", "a caller's own", mutant_named("scr2_multiples_of_ten").rules)
+    with pytest.raises(ValueError, match="own: only the catalogue's mutants run in several jobs"):
+        measure(corpus, corpus.cases[:1], [own], jobs=2)
+    with pytest.raises(ValueError, match="jobs must be at least 1, not 0"):
+        measure(corpus, corpus.cases[:1], [own], jobs=0)
+
+
 def test_list_shows_the_catalogue_without_running_it() -> None:
     code, out, _ = run("--list")
     assert code == 0
@@ -318,6 +379,9 @@ def test_list_shows_the_catalogue_without_running_it() -> None:
         (["--mutant", "pts2_targt_300"], "no mutant 'pts2_targt_300' in the catalogue; did you"),
         (["-k", "no-case-has-this-word"], "no case matches"),
         (["--format", "xml"], "invalid choice"),
+        (["--jobs", "0"], "--jobs 0: must be between 1 and "),
+        (["--jobs", "100000"], "--jobs 100000: must be between 1 and "),
+        (["--jobs", "two"], "invalid int value"),
     ],
 )
 def test_usage_mistakes_exit_2(args: list[str], message: str) -> None:

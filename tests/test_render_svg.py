@@ -321,9 +321,9 @@ def test_render_svg_huge_input_is_drawn_in_bounded_time() -> None:
         "spinners": ["[1|1]"] * many,
         "sum": 10**100,
     }
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a busy machine stretches the wall clock, not this
     svg = layout_svg(layout, title="t" * many, desc="d", credit=10**50)
-    assert time.perf_counter() - start < 10
+    assert time.process_time() - start < 10
     root = parse(svg)
     assert len(tile_rects(root)) == 2
     assert len(svg) < 2_000_000

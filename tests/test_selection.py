@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 from fakes import CORPUS
 
+from fiveup.contract.engine import Level
 from fiveup.errors import UsageError
 from fiveup.harness.certify import Conclusion, Verdict, certify
 from fiveup.harness.corpus import Corpus, load_corpus
@@ -134,17 +135,33 @@ its credit (OQ-23), and ``cnt2_zero_end_not_counted`` also drops a zero double's
 not only a non-double's zero end (OQ-22): both break more than the reading."""
 
 
+def _conforms_without(mutant: str, decision: str, moves: bool) -> None:
+    """The other reading fails a case of its decision and conforms without them, at ``moves``
+    alone or at every other level: a variant's move counts are slow, so they are a campaign."""
+    corpus = load_corpus()
+    engine = ReferenceEngine(mutant_named(mutant).rules)
+    cases = [case for case in corpus.cases if (case.level is Level.MOVES) is moves]
+    tagged = [case for case in cases if decision in case.decisions]
+    if not moves:
+        assert certify(engine, corpus, tagged).conclusion is Conclusion.DOES_NOT_CONFORM
+    run = certify(engine, corpus, without_decisions(cases, {decision}))
+    failing = [o.result.case.id for o in run.outcomes if o.verdict is not Verdict.PASSED]
+    assert failing == [] and run.conclusion is Conclusion.CONFORMS
+
+
 @pytest.mark.parametrize(("mutant", "decision"), ALTERNATIVES)
 def test_an_engine_of_the_other_reading_conforms_without_that_decision(
     mutant: str, decision: str
 ) -> None:
-    corpus = load_corpus()
-    engine = ReferenceEngine(mutant_named(mutant).rules)
-    tagged = [case for case in corpus.cases if decision in case.decisions]
-    assert certify(engine, corpus, tagged).conclusion is Conclusion.DOES_NOT_CONFORM
-    run = certify(engine, corpus, without_decisions(corpus.cases, {decision}))
-    failing = [o.result.case.id for o in run.outcomes if o.verdict is not Verdict.PASSED]
-    assert failing == [] and run.conclusion is Conclusion.CONFORMS
+    _conforms_without(mutant, decision, moves=False)
+
+
+@pytest.mark.campaign
+@pytest.mark.parametrize(("mutant", "decision"), ALTERNATIVES)
+def test_an_engine_of_the_other_reading_conforms_at_the_moves_level_too(
+    mutant: str, decision: str
+) -> None:
+    _conforms_without(mutant, decision, moves=True)
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,9 @@ third-party engine gets it wrong (its docstring says which rule and how). Each o
 against the whole bundled corpus with ``fiveup certify --engine-cmd``: the run must not conform,
 the cases listed below must be among its failed cases, and no case may error - a wrong engine
 has to be caught by a rule, not by a crash. The unpatched reference served the same way
-(``python -m fiveup engine``) conforms, so every rejection is due to the break.
+(``python -m fiveup engine``) conforms, so every rejection is due to the break. That protocol
+run of every wrong engine is a campaign (``pytest -m campaign``, which ``.ci/run`` runs); the
+default run certifies each wrong engine in-process on every level but ``moves``.
 
 Each entry: the engine, the rule it breaks, the break; then the most telling cases that catch
 it (more cases fail; at least one of those listed checks the broken rule itself)::
@@ -111,6 +113,7 @@ it (more cases fail; at least one of those listed checks the broken rule itself)
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import multiprocessing
 import os
@@ -125,7 +128,11 @@ from typing import Any
 import pytest
 
 from fiveup.cli import main
+from fiveup.contract.engine import Level
+from fiveup.harness.certify import Conclusion, Verdict, certify
+from fiveup.harness.corpus import Corpus, load_corpus
 from fiveup.harness.rules import spec_rules
+from fiveup.reference import ReferenceEngine
 
 WRONG_ENGINES_DIR = Path(__file__).parent / "wrong_engines"
 REFERENCE = "reference"
@@ -420,6 +427,41 @@ def test_reference_served_the_same_way_conforms(
     assert summary["failed"] == summary["errored"] == summary["unsupported"] == 0
 
 
+def _in_process(engine: WrongEngine) -> ReferenceEngine:
+    spec = importlib.util.spec_from_file_location(f"_wrong_engine_{engine.name}", engine.path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    loaded = module.ENGINE
+    assert isinstance(loaded, ReferenceEngine)
+    return loaded
+
+
+@pytest.fixture(scope="module")
+def corpus() -> Corpus:
+    return load_corpus()
+
+
+@pytest.mark.parametrize("engine", WRONG_ENGINES, ids=lambda engine: engine.name)
+def test_wrong_engine_in_process_is_rejected_by_the_cases_of_its_rule(
+    corpus: Corpus, engine: WrongEngine
+) -> None:
+    """The default run's check: in-process, the levels but ``moves`` (the campaign plays all)."""
+    cases = [case for case in corpus.cases if case.level is not Level.MOVES]
+    run = certify(_in_process(engine), corpus, cases)
+    verdicts = {o.result.case.id: o.verdict for o in run.outcomes}
+    assert run.conclusion is Conclusion.DOES_NOT_CONFORM
+    errored = sorted(case for case, verdict in verdicts.items() if verdict is Verdict.ERRORED)
+    assert errored == [], "a wrong engine must be caught by a rule, not by a crash"
+    assert {case: verdicts.get(case) for case in engine.catching} == {
+        case: Verdict.FAILED for case in engine.catching
+    }
+    by_id = corpus.by_id()
+    checked = {rule for case in engine.catching for rule in by_id[case].rules}
+    assert engine.rule in checked, f"no listed case checks {engine.rule}: caught only by accident"
+
+
+@pytest.mark.campaign
 @pytest.mark.parametrize("engine", WRONG_ENGINES, ids=lambda engine: engine.name)
 def test_wrong_engine_is_rejected_by_the_cases_of_its_rule(
     certifications: Certifications, engine: WrongEngine

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
@@ -28,6 +29,9 @@ HELP = "measure the corpus: run it against mutants of the reference, one rule br
 
 _SHOWN_KILLERS = 2
 """How many killing cases a text row names before it says how many more there are."""
+
+_MAX_JOBS = 4 * (os.cpu_count() or 1)
+"""The most processes ``--jobs`` may ask for: more only pays for their start-ups."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -53,6 +57,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="text (default) or json"
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help=f"measure the mutants in N processes (1 to {_MAX_JOBS}; default 1): the same report",
     )
 
 
@@ -200,10 +211,12 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     out = streams.stdout
     if args.list:
         return _list(mutants, args, out)
+    if not 1 <= args.jobs <= _MAX_JOBS:
+        raise UsageError(f"--jobs {args.jobs}: must be between 1 and {_MAX_JOBS}")
     corpus = _corpus(args.fixtures)
     cases = _cases(args, corpus)
     if args.format == "json":
-        report = measure(corpus, cases, mutants)
+        report = measure(corpus, cases, mutants, jobs=args.jobs)
         out.write(json.dumps([_json_row(m) for m in report.measurements], indent=2) + "\n")
     else:
         out.write(
@@ -212,7 +225,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         )
         table = _Table(out, mutants)
         table.header()
-        report = measure(corpus, cases, mutants, table.row)
+        report = measure(corpus, cases, mutants, table.row, args.jobs)
         _summary(report, out)
     _warnings(report, streams.stderr)
     return report.exit_code

@@ -7,15 +7,17 @@ mutant and tell nothing, so it is set aside and reported instead of counted.
 
 from __future__ import annotations
 
+import multiprocessing
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from fiveup.harness.certify import Verdict, certify
 from fiveup.harness.corpus import Case, Corpus
 from fiveup.reference import ReferenceEngine
 
-from .catalogue import CATALOGUE, Mutant
+from .catalogue import CATALOGUE, Mutant, mutant_named
 
 __all__ = ["Measurement", "Report", "measure"]
 
@@ -106,24 +108,65 @@ def _killers(mutant: Mutant, corpus: Corpus, cases: Sequence[Case]) -> tuple[str
     return tuple(case.id for case in ranked)
 
 
+_WORK: tuple[Corpus, list[Case]] | None = None
+"""A worker process's corpus and counted cases, sent once when it starts (``--jobs``)."""
+
+
+def _set_work(corpus: Corpus, cases: list[Case]) -> None:
+    global _WORK
+    _WORK = (corpus, cases)
+
+
+def _killers_named(name: str) -> tuple[str, ...]:
+    """``_killers`` in a worker process, of the catalogue's mutant of that name.
+
+    A name, not the mutant: a mutant's rules may hold local functions, which pickle cannot send.
+    """
+    assert _WORK is not None
+    return _killers(mutant_named(name), *_WORK)
+
+
+def _all_killers(
+    mutants: Sequence[Mutant], corpus: Corpus, counted: list[Case], jobs: int
+) -> Iterator[tuple[str, ...]]:
+    """The killers of each of ``mutants``, in order, measured in ``jobs`` processes."""
+    if jobs == 1:
+        yield from (_killers(mutant, corpus, counted) for mutant in mutants)
+        return
+    catalogue = {mutant.name: mutant for mutant in CATALOGUE}
+    for mutant in mutants:
+        if catalogue.get(mutant.name) is not mutant:
+            raise ValueError(f"{mutant.name}: only the catalogue's mutants run in several jobs")
+    context = multiprocessing.get_context("spawn")  # no fork of a caller's threads
+    with ProcessPoolExecutor(
+        jobs, mp_context=context, initializer=_set_work, initargs=(corpus, counted)
+    ) as pool:
+        yield from pool.map(_killers_named, [mutant.name for mutant in mutants])
+
+
 def measure(
     corpus: Corpus,
     cases: Sequence[Case],
     mutants: Sequence[Mutant] = CATALOGUE,
     on_measured: Callable[[Measurement], None] | None = None,
+    jobs: int = 1,
 ) -> Report:
     """Certify ``cases`` against the reference, then against each of ``mutants``, in order.
 
-    ``on_measured`` is called with each measurement as soon as it is made.
+    ``on_measured`` is called with each measurement as soon as it is made, in the order of
+    ``mutants``. ``jobs`` above 1 measures the mutants (which must be the catalogue's) in that
+    many worker processes; the report is the same.
     """
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
     start = time.perf_counter()
     run = certify(ReferenceEngine(), corpus, cases)
     passed_by_reference = {o.result.case.id for o in run.outcomes if o.verdict is Verdict.PASSED}
     broken = tuple(c.id for c in cases if c.id not in passed_by_reference)
     counted = [c for c in cases if c.id in passed_by_reference]
     measurements = []
-    for mutant in mutants:
-        measurement = Measurement(mutant, _killers(mutant, corpus, counted))
+    for mutant, killers in zip(mutants, _all_killers(mutants, corpus, counted, jobs), strict=True):
+        measurement = Measurement(mutant, killers)
         measurements.append(measurement)
         if on_measured is not None:
             on_measured(measurement)
