@@ -8,6 +8,7 @@ import os
 import shlex
 import shutil
 import stat
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -323,3 +324,16 @@ def test_every_listed_subcommand_names_its_module_and_the_module_agrees() -> Non
         assert isinstance(command, Command)
         module = importlib.import_module(f"fiveup.cli.{command.module}")
         assert (module.NAME, module.HELP) == (command.NAME, command.HELP), command
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize("words", [["list"], ["show", "doc.layout.branches-1-2"]])
+def test_an_output_that_cannot_be_written_is_named_in_one_line(words: list[str]) -> None:
+    fiveup = [sys.executable, "-m", "fiveup", *words]
+    with open("/dev/full", "w") as full:
+        said = subprocess.run(fiveup, stdout=full, stderr=subprocess.PIPE, text=True, check=False)
+    assert said.returncode == 2
+    assert said.stderr == f"fiveup {words[0]}: error: writing the output: No space left on device\n"
+    with open("/dev/full", "w") as full:
+        mute = subprocess.run(fiveup, stdout=full, stderr=full, check=False)
+    assert mute.returncode == 2  # stderr full too: no traceback to write, and the same code

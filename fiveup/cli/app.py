@@ -13,6 +13,7 @@ mistake (bad arguments, broken fixtures, unreadable files), always as ``fiveup C
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
 from collections.abc import Callable, Sequence
@@ -169,5 +170,9 @@ def main(
     except FiveUpError as exc:
         streams.stderr.write(f"{prefix}: error: {exc}\n")
     except OSError as exc:
-        streams.stderr.write(f"{prefix}: error: {exc.filename or ''}: {exc.strerror or exc}\n")
+        # An error with no file name is a write to a stream the caller gave (stdout to a full
+        # disk, a closed terminal): say so rather than print an empty name.
+        where = exc.filename if exc.filename else "writing the output"
+        with contextlib.suppress(OSError):  # stderr itself may be full: the code is left
+            streams.stderr.write(f"{prefix}: error: {where}: {exc.strerror or exc}\n")
     return 2
