@@ -10,7 +10,6 @@ from fakes import CORPUS
 from fiveup.errors import UsageError
 from fiveup.harness.certify import Conclusion, Verdict, certify
 from fiveup.harness.corpus import Corpus, load_corpus
-from fiveup.harness.lint import CONVENTIONS, spec_open_questions
 from fiveup.harness.selection import (
     cases_by_decision,
     check_decisions,
@@ -19,6 +18,7 @@ from fiveup.harness.selection import (
     select,
     without_decisions,
 )
+from fiveup.harness.spec_index import CONVENTIONS, spec_open_questions
 from fiveup.mutants import mutant_named
 from fiveup.reference import ReferenceEngine
 

@@ -1,10 +1,10 @@
-"""The index of spec rules read from spec/rules.md (fiveup.harness.rules)."""
+"""The index of spec rules read from spec/rules.md (fiveup.harness.spec_index)."""
 
 from __future__ import annotations
 
 import re
 
-from fiveup.harness.rules import _rules_text, parse_rules, spec_rules
+from fiveup.harness.spec_index import _rules_text, parse_rules, spec_rules
 
 SPEC = """\
 ## SPN: spinners
