@@ -15,8 +15,8 @@ from fiveup.contract.engine import Level
 from fiveup.errors import UsageError
 
 from .corpus import Case, Corpus
-from .sources import printable
 from .spec_index import CONVENTIONS, decision_number, spec_open_questions
+from .text import printable
 
 __all__ = [
     "cases_by_decision",

@@ -12,7 +12,7 @@ from typing import Any, NoReturn, TextIO
 
 from fiveup.contract.engine import DEFAULT_ENGINE
 from fiveup.errors import UsageError
-from fiveup.harness.sources import printable
+from fiveup.harness.text import printable
 
 __all__ = [
     "Exit",

@@ -30,7 +30,6 @@ from fiveup.contract.engine import JSON
 from fiveup.errors import UsageError
 from fiveup.harness.corpus import Case, Corpus, bundled_fixture_dir, load_corpus
 from fiveup.harness.levels import LEVELS
-from fiveup.harness.sources import printable
 from fiveup.harness.spec_index import (
     Question,
     Rule,
@@ -40,6 +39,7 @@ from fiveup.harness.spec_index import (
     spec_sections,
     spec_text,
 )
+from fiveup.harness.text import printable
 from fiveup.harness.traceability import LANGUAGES, Trace, TraceKind, load
 from fiveup.render.svg import layout_svg
 from fiveup.render.text import Lang, describe
