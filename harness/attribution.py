@@ -21,7 +21,7 @@ from fiveup.contract.engine import JSON
 
 from .compare import Difference
 from .corpus import Case
-from .rules import spec_rules
+from .spec_index import spec_rules
 
 __all__ = ["GOVERNS", "case_rule", "diagnose", "rule_of"]
 

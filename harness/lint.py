@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-import importlib.resources
 import itertools
 import re
 import reprlib
@@ -32,8 +31,17 @@ from fiveup.contract.players import HAND_SIZE, side_count
 from fiveup.contract.schemas import SCHEMA_NAMES, fixture_schema, protocol_schema
 from fiveup.errors import NotationError
 
-from .rules import Retired, Rule, retired_ids, spec_rules
 from .sources import MAX_PROBLEMS, TOO_MANY_PROBLEMS, Problem, SourceFile, pointer, read_yaml
+from .spec_index import (
+    CONVENTIONS,
+    QUESTION_ID,
+    Retired,
+    Rule,
+    decision_number,
+    retired_ids,
+    spec_open_questions,
+    spec_rules,
+)
 
 
 def rounded_penalty(pips: int) -> int:
@@ -548,33 +556,7 @@ _LEVEL_CHECKS: Final[
 """The checks of a case of each level, beyond those every case gets."""
 
 
-_OQ_HEADING: Final = re.compile(r"^## (OQ-[1-9][0-9]*): (.+)$", re.MULTILINE)
-_OQ_MENTION: Final = re.compile(r"\bOQ-[1-9][0-9]*\b")
-
-CONVENTIONS: Final = frozenset(
-    {"OQ-1", "OQ-2", "OQ-11", "OQ-12", "OQ-13", "OQ-14", "OQ-21", "OQ-27", "OQ-31"}
-)
-"""Decisions no case lists: conventions every case follows alike (the notation, the side a
-joined double is named by, the comparison, the deal, the words, the seat numbers, the space on
-the table, a joined double with one line side free counting both halves) and OQ-11, which no
-expectation can show (spec/fixtures.md, "Decisions")."""
-
-
-def parse_open_questions(markdown: str) -> dict[str, str]:
-    """The entries of a register of decisions: each ``## OQ-n: title`` heading, in order."""
-    return {m[1]: m[2].strip() for m in _OQ_HEADING.finditer(markdown)}
-
-
-@cache
-def spec_open_questions() -> dict[str, str]:
-    """Every open question of the bundled spec/open-questions.md: its title by ID, in order."""
-    path = importlib.resources.files("fiveup.spec").joinpath("open-questions.md")
-    return parse_open_questions(path.read_text("utf-8"))
-
-
-def decision_number(oq: str) -> int:
-    """The number of ``OQ-n``, by which decisions are ordered (OQ-2 before OQ-10)."""
-    return int(oq.split("-")[1])
+_OQ_MENTION: Final = re.compile(rf"\b{QUESTION_ID}\b")
 
 
 def _scores_in(expect: Mapping[str, Any]) -> Iterator[int]:

@@ -16,8 +16,8 @@ from fiveup.contract.schemas import clip
 from fiveup.errors import UsageError
 
 from .corpus import Case, Corpus
-from .lint import CONVENTIONS, decision_number, spec_open_questions
-from .sources import printable
+from .spec_index import CONVENTIONS, decision_number, spec_open_questions
+from .text import printable
 
 _SHOWN = 120
 """The characters of a name the user typed that a message shows (a long word is cut)."""

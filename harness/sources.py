@@ -28,6 +28,8 @@ import yaml
 
 from fiveup.contract.engine import JSON
 
+from .text import printable, printable_lines
+
 __all__ = [
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
@@ -61,35 +63,6 @@ MAX_MESSAGE_CHARS: Final = 500
 """A problem's message is clipped to this length (a schema message quotes the value)."""
 MAX_PROBLEMS: Final = 100
 """The problems reported of one file; a file with more says that the rest were left out."""
-
-
-def printable(text: str) -> str:
-    r"""``text`` with every non-printable character escaped as Python's ``repr`` escapes it.
-
-    A byte of a file name that is not UTF-8 (a lone surrogate) becomes ``\xNN``. The result is
-    one line of printable text, and escaping it again changes nothing.
-    """
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else _escape(c) for c in text)
-
-
-def printable_lines(text: str, limit: int) -> str:
-    """Untrusted ``text`` (an engine's message) cut to ``limit`` characters, each line printable.
-
-    The cut says so, and every line is :func:`printable`: no control character or lone
-    surrogate reaches a report, and the line breaks of a stderr tail stay.
-    """
-    if len(text) > limit:
-        text = f"{text[:limit]}... ({len(text) - limit} more characters not shown)"
-    return "\n".join(printable(line) for line in text.split("\n"))
-
-
-def _escape(char: str) -> str:
-    code = ord(char)
-    if 0xDC80 <= code <= 0xDCFF:  # os.fsdecode's stand-in for an undecodable byte
-        return f"\\x{code - 0xDC00:02x}"
-    return repr(char)[1:-1]
 
 
 TOO_MANY_PROBLEMS: Final = (

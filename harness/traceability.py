@@ -13,7 +13,6 @@ problem is reported as ``file:line: /pointer: message``: :func:`problems` lists 
 from __future__ import annotations
 
 import enum
-import importlib.resources
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -24,8 +23,8 @@ from typing import Any, Final
 
 from fiveup.errors import FixtureError
 
-from .rules import Rule, spec_rules
 from .sources import MAX_PROBLEMS, TOO_MANY_PROBLEMS, Problem, SourceFile, pointer, read_yaml
+from .spec_index import QUESTION_ID, RULE_ID, Rule, spec_file, spec_open_questions, spec_rules
 
 __all__ = [
     "LANGUAGES",
@@ -44,9 +43,8 @@ LANGUAGES: Final = ("it", "fi", "de")
 German)."""
 
 _KEYS: Final = frozenset({"kind", "decisions", "note", *LANGUAGES})
-_RULE_ID_RE: Final = re.compile(r"^[A-Z]{3}-[1-9]\d*$")
-_QUESTION_ID_RE: Final = re.compile(r"^OQ-[1-9]\d*$")
-_QUESTION_RE: Final = re.compile(r"^## (OQ-[1-9]\d*):", re.MULTILINE)
+_RULE_ID_RE: Final = re.compile(rf"^{RULE_ID}$")
+_QUESTION_ID_RE: Final = re.compile(rf"^{QUESTION_ID}$")
 
 
 class TraceKind(enum.Enum):
@@ -76,14 +74,13 @@ class Trace:
 
 def bundled_path() -> Path:
     """Where the packaged ``spec/traceability.yaml`` is."""
-    return Path(str(importlib.resources.files("fiveup.spec").joinpath("traceability.yaml")))
+    return Path(str(spec_file("traceability.yaml")))
 
 
 @cache
 def spec_questions() -> tuple[str, ...]:
     """The IDs of the open questions of the bundled ``spec/open-questions.md``, in order."""
-    text = importlib.resources.files("fiveup.spec").joinpath("open-questions.md")
-    return tuple(_QUESTION_RE.findall(text.read_text("utf-8")))
+    return tuple(spec_open_questions())
 
 
 class _Reader:

@@ -245,3 +245,62 @@ def test_the_message_check_sees_each_kind_of_hand_built_message() -> None:
     assert protocol_dicts('z = {"stopped": True}\nw = {"seq": 1, "level": "x"}\n') == [
         "line 1: stopped"
     ]
+
+
+SPEC_INDEX = "fiveup.harness.spec_index"
+_INDEXED = frozenset({"rules.md", "open-questions.md", "README.md"})
+"""The spec's documents the index alone reads: the rules and the pins, the register, the ledger."""
+_SPEC_PATTERNS = ("[A-Z]{3}-", "OQ-[1-9]", "OQ-\\d", "OQ-[0-9]")
+"""How a rule or question ID pattern starts, as a module's source would spell it."""
+
+
+def spec_reads(source: str) -> list[str]:
+    """Where ``source`` reaches the spec's files itself or reads an indexed document by name."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        func = node.func
+        called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        first = node.args[0]
+        name = first.value if isinstance(first, ast.Constant) else None
+        if called == "files" and name == "fiveup.spec":
+            found.append(f"line {node.lineno}: files('fiveup.spec')")
+        elif called in ("spec_text", "spec_file", "joinpath") and name in _INDEXED:
+            found.append(f"line {node.lineno}: {called}({name!r})")
+    return found
+
+
+def test_only_the_spec_index_reads_the_spec_documents() -> None:
+    # The contract reads its schemas under spec/schemas itself: it stands below the harness.
+    readers = {
+        name: spec_reads(path.read_text(encoding="utf-8"))
+        for name, path in MODULES.items()
+        if name not in (SPEC_INDEX, "fiveup.contract.definitions")
+    }
+    assert {name: found for name, found in readers.items() if found} == {}
+    assert spec_reads(MODULES[SPEC_INDEX].read_text(encoding="utf-8"))
+
+
+def test_the_spec_read_check_sees_each_kind_of_read() -> None:
+    source = (
+        'a = importlib.resources.files("fiveup.spec")\n'
+        'b = spec_text("open-questions.md")\n'
+        'c = root.joinpath("rules.md")\n'
+        'd = spec_text("terms.md")\n'
+    )
+    assert spec_reads(source) == [
+        "line 1: files('fiveup.spec')",
+        "line 2: spec_text('open-questions.md')",
+        "line 3: joinpath('rules.md')",
+    ]
+
+
+def test_the_rule_and_question_id_patterns_are_written_once_in_the_spec_index() -> None:
+    writers = {
+        name: [p for p in _SPEC_PATTERNS if p in path.read_text(encoding="utf-8")]
+        for name, path in MODULES.items()
+    }
+    assert {name: found for name, found in writers.items() if found} == {
+        SPEC_INDEX: ["[A-Z]{3}-", "OQ-[1-9]"]
+    }

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.resources
 import re
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from fiveup.errors import FixtureError
 from fiveup.harness.certify import Verdict, certify
 from fiveup.harness.corpus import Case, Corpus, engine_given, load_corpus
 from fiveup.harness.sources import read_yaml
+from fiveup.harness.spec_index import document_pins
 from fiveup.mutants import CATALOGUE, Mutant, mutant_named
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
@@ -125,12 +125,7 @@ def test_the_documents_show_exactly_these_worked_examples() -> None:
 
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="the rule documents (../shared/seeds) are not here")
 def test_the_spec_pins_each_document_by_its_sha256() -> None:
-    rules = importlib.resources.files("fiveup.spec").joinpath("rules.md").read_text("utf-8")
-    pins = dict(
-        re.findall(
-            r"^\| `(\d{3}_[0-9a-f]{16}\.txt)` \([A-Z][a-z]\) \| `([0-9a-f]{64})` \|$", rules, re.M
-        )
-    )
+    pins = document_pins()
     assert sorted(pins) == sorted(DOCUMENTS)
     for name, pinned in pins.items():
         assert hashlib.sha256((SEEDS / name).read_bytes()).hexdigest() == pinned, name

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import importlib.resources
 import io
 import textwrap
 from pathlib import Path
@@ -12,14 +11,18 @@ import pytest
 
 from fiveup.cli import main
 from fiveup.harness.corpus import bundled_fixture_dir, fixture_files, load_corpus
-from fiveup.harness.lint import (
+from fiveup.harness.lint import lint, rounded_penalty
+from fiveup.harness.spec_index import (
     CONVENTIONS,
-    lint,
+    Retired,
+    Rule,
     parse_open_questions,
-    rounded_penalty,
+    parse_retired,
+    retired_ids,
     spec_open_questions,
+    spec_rules,
+    spec_text,
 )
-from fiveup.harness.rules import Retired, Rule, parse_retired, retired_ids, spec_rules
 
 GOOD_SCORING = """\
 cases:
@@ -374,7 +377,7 @@ def test_the_ledger_of_retired_ids_is_read_from_its_table() -> None:
     )
     assert sorted(retired) == ["SCR-9", "t.scoring.credit-15"]
     assert retired["SCR-9"] == Retired("SCR-9", "rule", "1.2.0", "merged into SCR-2")
-    bundled = importlib.resources.files("fiveup.spec").joinpath("README.md").read_text("utf-8")
+    bundled = spec_text("README.md")
     assert LEDGER.splitlines()[0] in bundled.splitlines()
     assert set(retired_ids()) == set(parse_retired(bundled))
 
@@ -511,7 +514,7 @@ def test_lint_a_tag_taken_off_a_bundled_case_is_missed(
 
 
 def test_lint_spec_fixtures_classifies_every_open_question_once() -> None:
-    text = importlib.resources.files("fiveup.spec").joinpath("fixtures.md").read_text("utf-8")
+    text = spec_text("fixtures.md")
     section = text.split("\n## Decisions\n", 1)[1].split("\n## ", 1)[0]
     tables = [
         [line.split("|")[1].strip() for line in block.splitlines() if line.startswith("| OQ-")]

@@ -11,7 +11,6 @@ from fiveup.contract.engine import Level
 from fiveup.errors import UsageError
 from fiveup.harness.certify import Conclusion, Verdict, certify
 from fiveup.harness.corpus import Corpus, load_corpus
-from fiveup.harness.lint import CONVENTIONS, spec_open_questions
 from fiveup.harness.selection import (
     cases_by_decision,
     check_decisions,
@@ -20,6 +19,7 @@ from fiveup.harness.selection import (
     select,
     without_decisions,
 )
+from fiveup.harness.spec_index import CONVENTIONS, spec_open_questions
 from fiveup.mutants import mutant_named
 from fiveup.reference import ReferenceEngine
 

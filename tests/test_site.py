@@ -17,7 +17,7 @@ import pytest
 from fiveup.contract.engine import JSON
 from fiveup.errors import UsageError
 from fiveup.harness.corpus import Case, load_corpus
-from fiveup.harness.rules import spec_rules
+from fiveup.harness.spec_index import spec_rules
 from fiveup.harness.traceability import load
 from fiveup.render.text import Lang, describe
 from fiveup.site.build import (

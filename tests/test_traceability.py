@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import fnmatch
 import hashlib
-import importlib.resources
 import io
 import re
 import tomllib
@@ -17,8 +16,8 @@ import pytest
 from fiveup.cli import main
 from fiveup.errors import FixtureError
 from fiveup.harness import traceability
-from fiveup.harness.rules import spec_rules
 from fiveup.harness.sources import MAX_PROBLEMS, TOO_MANY_PROBLEMS, display_name
+from fiveup.harness.spec_index import document_pins, spec_register, spec_rules
 from fiveup.harness.traceability import (
     LANGUAGES,
     TraceKind,
@@ -43,18 +42,9 @@ CLAUSE_STARTS = ("\n", ". ", "; ", ": ", ", ", "- ", "? ", "! ")
 CLAUSE_ENDS = tuple(".;:,!?|")
 
 
-def _spec_text(name: str) -> str:
-    return importlib.resources.files("fiveup.spec").joinpath(name).read_text("utf-8")
-
-
 def _question_rules() -> dict[str, set[str]]:
     """The rule IDs on the "Rules." line of each entry of open-questions.md."""
-    found: dict[str, set[str]] = {}
-    for section in re.split(r"^## ", _spec_text("open-questions.md"), flags=re.MULTILINE)[1:]:
-        if m := re.match(r"(OQ-\d+):", section):
-            rules_line = section.partition("- **Rules.**")[2].split("\n- **")[0]
-            found[m[1]] = set(re.findall(r"[A-Z]{3}-\d+", rules_line))
-    return found
+    return {q.id: set(q.rules) for q in spec_register().questions}
 
 
 def _documents() -> dict[str, str]:
@@ -125,13 +115,7 @@ def test_the_rule_the_register_says_is_not_in_german_has_no_german_sentence() ->
 
 @needs_documents
 def test_the_documents_are_the_ones_the_spec_pins_by_sha256() -> None:
-    pins = dict(
-        re.findall(
-            r"^\| `(\d{3}_[0-9a-f]{16}\.txt)` \([A-Z][a-z]\) \| `([0-9a-f]{64})` \|$",
-            _spec_text("rules.md"),
-            re.MULTILINE,
-        )
-    )
+    pins = document_pins()
     assert sorted(pins) == sorted(DOCUMENTS.values())
     for name, pinned in pins.items():
         assert hashlib.sha256((SEEDS / name).read_bytes()).hexdigest() == pinned, name

@@ -13,7 +13,7 @@ from typing import Any, NoReturn, TextIO
 from fiveup.contract.engine import DEFAULT_ENGINE
 from fiveup.contract.schemas import clip
 from fiveup.errors import UsageError
-from fiveup.harness.sources import printable
+from fiveup.harness.text import printable
 
 __all__ = [
     "Exit",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from fiveup.errors import UsageError
-from fiveup.harness.sources import printable
+from fiveup.harness.text import printable
 from fiveup.reference.scoring import RAW_PER_DISPLAYED, tally
 
 from .common import Streams

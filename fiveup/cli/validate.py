@@ -10,8 +10,8 @@ from typing import TextIO
 from fiveup.errors import UsageError
 from fiveup.harness.corpus import bundled_fixture_dir, fixture_files
 from fiveup.harness.lint import LintReport, lint
-from fiveup.harness.rules import Rule, spec_rules
-from fiveup.harness.sources import printable
+from fiveup.harness.spec_index import Rule, spec_rules
+from fiveup.harness.text import printable
 from fiveup.harness.traceability import problems as traceability_problems
 
 from .common import Streams

@@ -17,7 +17,6 @@ and the diagrams inline: the same suite writes the same bytes.
 from __future__ import annotations
 
 import html
-import importlib.resources
 import os
 import re
 import tempfile
@@ -31,8 +30,16 @@ from fiveup.contract.engine import JSON
 from fiveup.errors import UsageError
 from fiveup.harness.corpus import Case, Corpus, bundled_fixture_dir, load_corpus
 from fiveup.harness.levels import LEVELS
-from fiveup.harness.rules import Rule, Section, spec_rules, spec_sections
-from fiveup.harness.sources import printable
+from fiveup.harness.spec_index import (
+    Question,
+    Rule,
+    Section,
+    spec_register,
+    spec_rules,
+    spec_sections,
+    spec_text,
+)
+from fiveup.harness.text import printable
 from fiveup.harness.traceability import LANGUAGES, Trace, TraceKind, load
 from fiveup.render.svg import layout_svg
 from fiveup.render.text import Lang, describe
@@ -77,7 +84,6 @@ PAGES: Final = {
 }
 """The spec files that become pages of their own, and the page of each."""
 _LANG_NAMES: Final = {"it": "Italiano", "fi": "Suomi", "de": "Deutsch", "en": "English"}
-_RULE_ID_RE: Final = re.compile(r"\b[A-Z]{3}-[1-9]\d*\b")
 
 _STYLE: Final = """
 body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:64em;padding:0 1em;color:#222;
@@ -125,29 +131,6 @@ def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _questions_text() -> str:
-    return importlib.resources.files("fiveup.spec").joinpath("open-questions.md").read_text("utf-8")
-
-
-def _spec_text(name: str) -> str:
-    return importlib.resources.files("fiveup.spec").joinpath(name).read_text("utf-8")
-
-
-def _split_questions(markdown: str) -> tuple[str, list[tuple[str, str]], str]:
-    """The register's preamble, each ``## OQ-n`` entry with its ID, and what follows them."""
-    chunks = re.split(r"(?m)^(?=## )", markdown)
-    head = chunks[0]
-    entries: list[tuple[str, str]] = []
-    tail: list[str] = []
-    for chunk in chunks[1:]:
-        m = re.match(r"## (OQ-[1-9]\d*):", chunk)
-        if m and not tail:
-            entries.append((m[1], chunk))
-        else:
-            tail.append(chunk)
-    return head, entries, "".join(tail)
-
-
 def _summary(rule: Rule, limit: int = 150) -> str:
     """The rule's first sentence as plain text, cut at a word when it is long."""
     text = re.sub(r"\*\(conduct\)\*\s*", "", rule.text)
@@ -168,14 +151,14 @@ class Site:
     traces: Mapping[str, Trace]
     draw: Draw | None
     table: Table | None = None
-    questions: list[tuple[str, str]] = field(default_factory=list)
+    questions: tuple[Question, ...] = ()
     cases_of_rule: dict[str, list[Case]] = field(default_factory=dict)
     cases_of_question: dict[str, list[Case]] = field(default_factory=dict)
     rules_of_question: dict[str, list[str]] = field(default_factory=dict)
     questions_of_rule: dict[str, list[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        _, self.questions, _ = _split_questions(_questions_text())
+        self.questions = spec_register().questions
         known = set(self.rules)
         self.cases_of_rule = {rule: [] for rule in self.rules}
         for case in self.corpus.cases:
@@ -184,10 +167,10 @@ class Site:
             for question in case.decisions:
                 self.cases_of_question.setdefault(question, []).append(case)
         order = list(self.rules)
-        for question, chunk in self.questions:
-            named = {r for r in _RULE_ID_RE.findall(_rules_line(chunk)) if r in known}
-            named |= {r for r, t in self.traces.items() if question in t.decisions}
-            self.rules_of_question[question] = sorted(named, key=order.index)
+        for entry in self.questions:
+            named = {r for r in entry.rules if r in known}
+            named |= {r for r, t in self.traces.items() if entry.id in t.decisions}
+            self.rules_of_question[entry.id] = sorted(named, key=order.index)
         for question, rules in self.rules_of_question.items():
             for rule in rules:
                 self.questions_of_rule.setdefault(rule, []).append(question)
@@ -209,7 +192,7 @@ class Site:
     def links(self, depth: int) -> Links:
         """How the Markdown of a page ``depth`` folders down links to the rest of the site."""
         up = "../" * depth
-        questions = {q for q, _ in self.questions}
+        questions = {q.id for q in self.questions}
 
         def link_id(ident: str) -> str | None:
             if ident in self.rules:
@@ -234,11 +217,6 @@ class Site:
             return page or None
 
         return Links(resolve, link_id)
-
-
-def _rules_line(chunk: str) -> str:
-    m = re.search(r"(?ms)^- \*\*Rules\.\*\*(.*?)(?=^- \*\*|\Z)", chunk)
-    return m[1] if m else ""
 
 
 # --------------------------------------------------------------------------- page parts
@@ -556,10 +534,11 @@ def _worked_examples(site: Site, lang: Lang) -> str:
 
 def _questions_page(site: Site) -> str:
     links = site.links(0)
-    head, _, tail = _split_questions(_questions_text())
-    body = [render(head, links)]
-    for question, chunk in site.questions:
-        body.append(render(chunk, links))
+    register = spec_register()
+    body = [render(register.head, links)]
+    for entry in site.questions:
+        question = entry.id
+        body.append(render(entry.text, links))
         rules = site.rules_of_question.get(question, [])
         cases = site.cases_of_question.get(question, [])
         body.append(
@@ -579,12 +558,12 @@ def _questions_page(site: Site) -> str:
             )
         else:
             body.append('<p class="none">No case depends on this decision.</p>')
-    body.append(render(tail, links))
+    body.append(render(register.tail, links))
     return _document("Five Up spec: open questions", "\n".join(body), 0)
 
 
 def _spec_page(site: Site, name: str) -> str:
-    text = _spec_text(name)
+    text = spec_text(name)
     title = text.splitlines()[0].lstrip("# ").strip() if text else name
     return _document(f"Five Up spec: {title}", render(text, site.links(0)), 0)
 

@@ -13,9 +13,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from fiveup.harness.spec_index import QUESTION_ID, RULE_ID
+
 __all__ = ["Links", "inline", "render", "slug"]
 
-_ID_RE = re.compile(r"\b(OQ-[1-9]\d*|[A-Z]{3}-[1-9]\d*)\b")
+_ID_RE = re.compile(rf"\b({QUESTION_ID}|{RULE_ID})\b")
 _INLINE_RE = re.compile(
     r"(?P<code>`+)(?P<code_text>.+?)(?P=code)"
     r"|\[(?P<link_text>[^\]]+)\]\((?P<url>[^)\s]+)\)"
@@ -154,7 +156,7 @@ class _Blocks:
     def _heading(self, level: int, text: str) -> None:
         self.i += 1
         shown = min(6, level + self.shift)
-        m = re.match(r"^(OQ-\d+|[A-Z]{3}):", text)
+        m = re.match(rf"^({QUESTION_ID}|[A-Z]{{3}}):", text)
         ident = self._unique(m[1] if m else slug(text))
         title = inline(text, self.links, linking=False)  # the heading of OQ-6 links not to itself
         self.out.append(f'<h{shown} id="{ident}">{title}</h{shown}>')

@@ -1,0 +1,39 @@
+"""Untrusted text made safe to print: one home for the escaping every report and message uses.
+
+A file name, a fixture's message or an engine's stderr reaches the terminal through
+:func:`printable` (one line) or :func:`printable_lines` (a clipped block), so that no control
+character, bidirectional override or undecodable byte can forge a line of the report.
+"""
+
+from __future__ import annotations
+
+__all__ = ["printable", "printable_lines"]
+
+
+def printable(text: str) -> str:
+    r"""``text`` with every non-printable character escaped as Python's ``repr`` escapes it.
+
+    A byte of a file name that is not UTF-8 (a lone surrogate) becomes ``\xNN``. The result is
+    one line of printable text, and escaping it again changes nothing.
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else _escape(c) for c in text)
+
+
+def printable_lines(text: str, limit: int) -> str:
+    """Untrusted ``text`` (an engine's message) cut to ``limit`` characters, each line printable.
+
+    The cut says so, and every line is :func:`printable`: no control character or lone
+    surrogate reaches a report, and the line breaks of a stderr tail stay.
+    """
+    if len(text) > limit:
+        text = f"{text[:limit]}... ({len(text) - limit} more characters not shown)"
+    return "\n".join(printable(line) for line in text.split("\n"))
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # os.fsdecode's stand-in for an undecodable byte
+        return f"\\x{code - 0xDC00:02x}"
+    return repr(char)[1:-1]
