@@ -17,7 +17,7 @@ from fiveup.contract.engine import JSON
 from .certify import Conclusion, Counts, LeftOut, Outcome, Run, Verdict
 from .compare import Difference
 from .levels import LEVELS
-from .rules import spec_rules, spec_sections
+from .spec_index import spec_rules, spec_sections
 
 _ORDER = tuple(level.value for level in LEVELS)
 

@@ -22,7 +22,7 @@ import json
 import os
 import shlex
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,12 +40,12 @@ from .report import (
     Tally,
     conclusion_line,
     layout_text,
+    report_model,
     rerun_command,
     score_tallies,
-    summaries,
 )
-from .rules import spec_rules, spec_sections
 from .sources import printable
+from .spec_index import spec_rules, spec_sections
 
 __all__ = ["MAX_DETAILED", "MAX_RULE_TEXT", "Diagram", "draw_layout", "html_report"]
 
@@ -66,15 +66,6 @@ MAX_RULE_TEXT = 600
 """The longest rule text shown beside a difference; the rule's page has it whole."""
 
 _SHOWN = (Verdict.FAILED, Verdict.ERRORED, Verdict.XPASSED)
-_COLUMNS = (
-    ("cases", "cases"),
-    ("passed", "passed"),
-    ("failed", "failed"),
-    ("errors", "errored"),
-    ("known", "xfailed"),
-    ("stale", "xpassed"),
-    ("unsupported", "unsupported"),
-)
 _VERDICT_CLASS = {
     Conclusion.CONFORMS: "ok",
     Conclusion.NO_NEW_FAILURES: "known",
@@ -230,30 +221,35 @@ def _counts(page: _Page) -> None:
         ("unsupported", c.unsupported),
         ("expected failures", c.xfailed),
         ("unexpectedly passing", c.xpassed),
+        *((("declined", c.declined),) if c.declined else ()),
+        *((("failing in another way", c.changed),) if c.changed else ()),
     )
     page.add('<ul class="counts" id="counts">')
     page.add(*(f'<li class="count"><b>{n}</b> {name}</li>' for name, n in items))
     page.add("</ul>")
 
 
-def _row_class(counts: Mapping[str, int]) -> str:
-    if counts["failed"] or counts["errored"] or counts["xpassed"]:
+def _row_class(counts: Counter[Verdict]) -> str:
+    if any(n for verdict, n in counts.items() if verdict.bad):
         return ' class="bad"'
-    return ' class="known"' if counts["xfailed"] else ""
+    return ' class="known"' if counts[Verdict.XFAILED] else ""
 
 
 def _tables(page: _Page) -> None:
     if not page.run.outcomes:
         return
-    by = summaries(page.run)
+    model = report_model(page.run)
     sections = {prefix: section.title for prefix, section in spec_sections().items()}
     for name, title in (("level", "By level"), ("section", "By section"), ("rule", "By rule")):
         page.add(f'<section id="by-{name}"><h2>{title}</h2><table class="by-{name}">')
-        head = "".join(f"<th>{column}</th>" for column, _ in _COLUMNS)
+        head = "".join(f"<th>{column}</th>" for column, _ in model.columns)
         extra = "<th>title</th>" if name == "section" else ""
         page.add(f"<thead><tr><th>{name}</th>{head}{extra}</tr></thead><tbody>")
-        for group, counts in by[name].items():
-            cells = "".join(f"<td>{counts[key]}</td>" for _, key in _COLUMNS)
+        for group, counts in model.tables[name]:
+            cells = "".join(
+                f"<td>{sum(counts.values()) if verdict is None else counts[verdict]}</td>"
+                for _, verdict in model.columns
+            )
             label = f'<td class="name">{_clean(sections.get(group, ""))}</td>' if extra else ""
             ident = f' id="{name}-{_clean(group)}"'
             page.add(
@@ -423,7 +419,7 @@ def _fresh(page: _Page) -> None:
     run = page.run
     if not run.fresh:
         return
-    bad = [o for o in run.fresh if o.verdict in (Verdict.FAILED, Verdict.ERRORED)]
+    bad = [o for o in run.fresh if o.verdict.bad]
     passed = sum(o.verdict is Verdict.PASSED for o in run.fresh)
     page.add(
         '<section id="fresh"><h2>Fresh cases</h2>',

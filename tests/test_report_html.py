@@ -261,3 +261,20 @@ def test_fiveup_harness_report_html_declines_that_fail_the_run_lead_the_page() -
     assert (
         page.index('id="declines"') < page.index('id="identity"') < page.index('id="unsupported"')
     )
+
+
+def test_fiveup_harness_report_html_a_declined_case_of_a_claimed_feature_has_its_column() -> None:
+    from fiveup.harness.engines import load_engine
+
+    corpus = load_corpus()  # CreditOnly claims scoring whole and answers the credit alone
+    run = certify(load_engine("tests.engines.verdicts:CreditOnly"), corpus, corpus.cases)
+    declined = sum(o.verdict is Verdict.DECLINED for o in run.outcomes)
+    assert declined > 0
+    root = parse(html_report(run, ["--engine", "credit-only"]))
+    section = by_id(root, "by-level")
+    head = [text_of(e) for e in section.iter() if e.tag.rpartition("}")[2] == "th"]
+    assert "declined" in head
+    row = by_id(root, "level-scoring")
+    cells = [text_of(e) for e in row.iter() if e.tag.rpartition("}")[2] == "td"]
+    assert cells[head.index("declined")] == str(declined)
+    assert f"<b>{declined}</b> declined" in html_report(run, ["--engine", "credit-only"])
