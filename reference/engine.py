@@ -31,7 +31,21 @@ from .match import Match
 from .perft import count as perft_count
 from .perft import divide as perft_divide
 from .perft import legal_actions
-from .round import Drew, Event, Passed, Played, Round, RoundEnded, RoundResult
+from .round import (
+    _DRAW_ACTIONS,
+    _DREW,
+    _NO_TILE,
+    _PASS_ACTIONS,
+    _PLAY_ACTIONS,
+    _PLAYED,
+    Drew,
+    Event,
+    Passed,
+    Played,
+    Round,
+    RoundEnded,
+    RoundResult,
+)
 from .rules import STANDARD, Rules
 
 __all__ = [
@@ -63,6 +77,17 @@ _TILE_TEXT: list[str] = [tile.text if tile is not None else "" for tile in TILE_
 _IS_DOUBLE: list[bool] = [tile is not None and tile.is_double for tile in TILE_OF]
 _POINT_TEXT: list[str] = [point.text if point is not None else "" for point in POINT_OF]
 _JOINTS: dict[int, tuple[str, str]] = {}
+
+
+_PLAY_TEXT: dict[int, str] = {key: p.text for key, p in interned_placements().items()}
+"""The text of the placement with each key, as a round's log records plays."""
+
+
+def _play_text(key: int) -> str:
+    found = _PLAY_TEXT.get(key)
+    if found is None:
+        found = _PLAY_TEXT[key] = placement_of(key).text
+    return found
 
 
 def _text(item: Tile | Placement) -> str:
@@ -138,8 +163,46 @@ def result_observation(result: RoundResult | None) -> dict[str, JSON] | None:
     }
 
 
+_ROUND_EVENTS = Round.events
+_ROUND_HANDS = Round.hands
+_ROUND_PENDING = Round.pending
+
+
+def _logged_events(round_: Round) -> list[JSON]:
+    """The ``events`` of a round read from its log: the texts looked up, no Event made."""
+    events: list[JSON] = []
+    add, tile_text, play_text = events.append, _TILE_TEXT, _PLAY_TEXT
+    for entry in round_._log:
+        kind = entry[0]
+        if kind == _PLAYED:
+            key = entry[2]
+            text = play_text.get(key) or _play_text(key)
+            add({"seat": entry[1], "play": text, "sum": entry[3], "credit": entry[4]})
+        elif kind == _DREW:
+            add({"seat": entry[1], "draw": tile_text[entry[2]]})
+        else:
+            add({"seat": entry[1], "pass": True})
+    return events
+
+
 def round_observation(round_: Round) -> dict[str, JSON]:
     """``{"events": [...], "state": {...}}`` for a round as it stands."""
+    cls = type(round_)
+    if cls.events is _ROUND_EVENTS and cls.hands is _ROUND_HANDS and cls.pending is _ROUND_PENDING:
+        tile_text = _TILE_TEXT
+        code = round_._pending
+        return {
+            "events": _logged_events(round_),
+            "state": {
+                "turn": round_.turn,
+                "pending": None if code == _NO_TILE else tile_text[code],
+                "hands": [[tile_text[c] for c in hand] for hand in round_._hands],
+                "boneyard": round_.boneyard_size,
+                "scores": list(round_.scores),
+                "layout": layout_observation(round_.layout),
+                "result": result_observation(round_.result),
+            },
+        }
     pending = round_.pending
     return {
         "events": [event_observation(e) for e in round_.events if not isinstance(e, RoundEnded)],
@@ -200,8 +263,34 @@ def _object(value: JSON) -> dict[str, JSON]:
     return value
 
 
+# A round recognises its own shared action objects at once (by identity) and must work out
+# the code of any other: a request's action texts are read into those shared objects.
+_SHARED_ACTIONS: dict[Action, Action] = {
+    action: action
+    for actions in (*(plays.values() for plays in _PLAY_ACTIONS), _DRAW_ACTIONS, _PASS_ACTIONS)
+    for action in actions
+}
+_SHARED_TEXTS: dict[str, Action] = {action.text: action for action in _SHARED_ACTIONS}
+
+
+def _shared_action(text: str) -> Action:
+    """``Action.parse`` of ``text``, as the round's shared object when there is one."""
+    action = Action.parse(text)
+    return _SHARED_ACTIONS.get(action, action)
+
+
 def _actions(value: JSON, where: str, players: int) -> list[Action]:
-    actions = _texts(value, where, Action.parse)
+    actions: list[Action] | None = None
+    if type(value) is list:
+        shared = _SHARED_TEXTS
+        try:
+            actions = [shared[item] for item in value if type(item) is str]
+        except KeyError:
+            actions = None
+        if actions is not None and len(actions) != len(value):
+            actions = None
+    if actions is None:
+        actions = _texts(value, where, _shared_action)
     for i, action in enumerate(actions):
         if action.seat >= players:
             raise UsageError(f"{where}[{i}]: no seat {action.seat} among {players} players")
