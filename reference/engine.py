@@ -19,6 +19,7 @@ from fiveup.contract.schemas import given_problem
 from fiveup.errors import IllegalMoveError, NotationError, UsageError
 
 from .layout import (
+    _N_MASKS,
     KEY_STRIDE,
     POINT_OF,
     POINT_VALUE,
@@ -109,15 +110,29 @@ def layout_observation(layout: Layout) -> dict[str, JSON]:
     """The ``layout`` object of an observation: tiles, spinners, connections, points, sum."""
     if type(layout) is not Layout:
         return _any_layout_observation(layout)
-    placed = layout.placed
-    tiles = [_TILE_TEXT[key // KEY_STRIDE] for key in placed]
+    tiles: list[JSON] = []
+    spinners: list[JSON] = []
+    connections: list[JSON] = []
+    contributions: list[JSON] = []
+    tile_text, is_double, joints = _TILE_TEXT, _IS_DOUBLE, _JOINTS
+    counted, occupied = layout._counted, layout._occupied
+    for key in layout.placed:
+        tc = key // KEY_STRIDE
+        text = tile_text[tc]
+        tiles.append(text)
+        if is_double[tc]:
+            spinners.append(text)
+        if key % KEY_STRIDE:
+            connections.append(list(joints.get(key) or _joint(key)))
+        for value in counted[tc * _N_MASKS + occupied[tc]]:
+            contributions.append([text, value])
     codes = sorted([code for points in layout.points_by_value for code in points])
     return {
         "tiles": tiles,
-        "spinners": [t for k, t in zip(placed, tiles, strict=True) if _IS_DOUBLE[k // KEY_STRIDE]],
-        "connections": [list(_joint(key)) for key in placed if key % KEY_STRIDE],
+        "spinners": spinners,
+        "connections": connections,
         "points": {_POINT_TEXT[code]: POINT_VALUE[code] for code in codes},
-        "contributions": [[_text(tile), value] for tile, value in layout.counted()],
+        "contributions": contributions,
         "sum": layout.sum,
     }
 
@@ -297,8 +312,21 @@ def _actions(value: JSON, where: str, players: int) -> list[Action]:
     return actions
 
 
+_DECK_TEXTS: dict[str, Tile] = {tile.text: tile for tile in ALL_TILES}
+
+
 def _deck(value: JSON, where: str) -> list[Tile]:
-    deck = _texts(value, where, Tile.parse)
+    deck: list[Tile] | None = None
+    if type(value) is list:
+        texts = _DECK_TEXTS
+        try:
+            deck = [texts[item] for item in value if type(item) is str]
+        except KeyError:
+            deck = None
+        if deck is not None and len(deck) != len(value):
+            deck = None
+    if deck is None:
+        deck = _texts(value, where, Tile.parse)
     if len(deck) != len(ALL_TILES) or len({(t.low, t.high) for t in deck}) != len(ALL_TILES):
         raise UsageError(f"{where} must list each of the 28 tiles once (SET-1)")
     return deck
