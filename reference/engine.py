@@ -258,17 +258,32 @@ def _ints(value: JSON) -> list[int]:
     return [_int(item) for item in value]
 
 
-def _texts(value: JSON, where: str, parse: Callable[[str], _T]) -> list[_T]:
+def _texts(
+    value: JSON, where: str, parse: Callable[[str], _T], known: dict[str, _T] | None = None
+) -> list[_T]:
+    """The items of a list of texts, each one read by ``parse`` unless ``known`` has it."""
     if type(value) is not list:
         raise _Malformed
-    items: list[_T] = []
+    if known is not None:
+        try:
+            items = [known[item] for item in value if type(item) is str]
+        except KeyError:
+            pass
+        else:
+            if len(items) == len(value):
+                return items
+    items = []
+    lookup = {} if known is None else known
     for i, item in enumerate(value):
         if type(item) is not str:
             raise _Malformed
-        try:
-            items.append(parse(item))
-        except NotationError as exc:
-            raise UsageError(f"{where}[{i}]: {exc}") from None
+        found = lookup.get(item)
+        if found is None:
+            try:
+                found = parse(item)
+            except NotationError as exc:
+                raise UsageError(f"{where}[{i}]: {exc}") from None
+        items.append(found)
     return items
 
 
@@ -295,17 +310,7 @@ def _shared_action(text: str) -> Action:
 
 
 def _actions(value: JSON, where: str, players: int) -> list[Action]:
-    actions: list[Action] | None = None
-    if type(value) is list:
-        shared = _SHARED_TEXTS
-        try:
-            actions = [shared[item] for item in value if type(item) is str]
-        except KeyError:
-            actions = None
-        if actions is not None and len(actions) != len(value):
-            actions = None
-    if actions is None:
-        actions = _texts(value, where, _shared_action)
+    actions = _texts(value, where, _shared_action, _SHARED_TEXTS)
     for i, action in enumerate(actions):
         if action.seat >= players:
             raise UsageError(f"{where}[{i}]: no seat {action.seat} among {players} players")
@@ -316,17 +321,7 @@ _DECK_TEXTS: dict[str, Tile] = {tile.text: tile for tile in ALL_TILES}
 
 
 def _deck(value: JSON, where: str) -> list[Tile]:
-    deck: list[Tile] | None = None
-    if type(value) is list:
-        texts = _DECK_TEXTS
-        try:
-            deck = [texts[item] for item in value if type(item) is str]
-        except KeyError:
-            deck = None
-        if deck is not None and len(deck) != len(value):
-            deck = None
-    if deck is None:
-        deck = _texts(value, where, Tile.parse)
+    deck = _texts(value, where, Tile.parse, _DECK_TEXTS)
     if len(deck) != len(ALL_TILES) or len({(t.low, t.high) for t in deck}) != len(ALL_TILES):
         raise UsageError(f"{where} must list each of the 28 tiles once (SET-1)")
     return deck
