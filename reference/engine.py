@@ -19,6 +19,7 @@ from fiveup.contract.schemas import given_problem
 from fiveup.errors import IllegalMoveError, NotationError, UsageError
 
 from .layout import (
+    _N_MASKS,
     KEY_STRIDE,
     POINT_OF,
     POINT_VALUE,
@@ -31,7 +32,21 @@ from .match import Match
 from .perft import count as perft_count
 from .perft import divide as perft_divide
 from .perft import legal_actions
-from .round import Drew, Event, Passed, Played, Round, RoundEnded, RoundResult
+from .round import (
+    _DRAW_ACTIONS,
+    _DREW,
+    _NO_TILE,
+    _PASS_ACTIONS,
+    _PLAY_ACTIONS,
+    _PLAYED,
+    Drew,
+    Event,
+    Passed,
+    Played,
+    Round,
+    RoundEnded,
+    RoundResult,
+)
 from .rules import STANDARD, Rules
 
 __all__ = [
@@ -65,6 +80,17 @@ _POINT_TEXT: list[str] = [point.text if point is not None else "" for point in P
 _JOINTS: dict[int, tuple[str, str]] = {}
 
 
+_PLAY_TEXT: dict[int, str] = {key: p.text for key, p in interned_placements().items()}
+"""The text of the placement with each key, as a round's log records plays."""
+
+
+def _play_text(key: int) -> str:
+    found = _PLAY_TEXT.get(key)
+    if found is None:
+        found = _PLAY_TEXT[key] = placement_of(key).text
+    return found
+
+
 def _text(item: Tile | Placement) -> str:
     return _TEXT_BY_ID.get(id(item)) or item.text
 
@@ -84,15 +110,29 @@ def layout_observation(layout: Layout) -> dict[str, JSON]:
     """The ``layout`` object of an observation: tiles, spinners, connections, points, sum."""
     if type(layout) is not Layout:
         return _any_layout_observation(layout)
-    placed = layout.placed
-    tiles = [_TILE_TEXT[key // KEY_STRIDE] for key in placed]
+    tiles: list[JSON] = []
+    spinners: list[JSON] = []
+    connections: list[JSON] = []
+    contributions: list[JSON] = []
+    tile_text, is_double, joints = _TILE_TEXT, _IS_DOUBLE, _JOINTS
+    counted, occupied = layout._counted, layout._occupied
+    for key in layout.placed:
+        tc = key // KEY_STRIDE
+        text = tile_text[tc]
+        tiles.append(text)
+        if is_double[tc]:
+            spinners.append(text)
+        if key % KEY_STRIDE:
+            connections.append(list(joints.get(key) or _joint(key)))
+        for value in counted[tc * _N_MASKS + occupied[tc]]:
+            contributions.append([text, value])
     codes = sorted([code for points in layout.points_by_value for code in points])
     return {
         "tiles": tiles,
-        "spinners": [t for k, t in zip(placed, tiles, strict=True) if _IS_DOUBLE[k // KEY_STRIDE]],
-        "connections": [list(_joint(key)) for key in placed if key % KEY_STRIDE],
+        "spinners": spinners,
+        "connections": connections,
         "points": {_POINT_TEXT[code]: POINT_VALUE[code] for code in codes},
-        "contributions": [[_text(tile), value] for tile, value in layout.counted()],
+        "contributions": contributions,
         "sum": layout.sum,
     }
 
@@ -138,8 +178,46 @@ def result_observation(result: RoundResult | None) -> dict[str, JSON] | None:
     }
 
 
+_ROUND_EVENTS = Round.events
+_ROUND_HANDS = Round.hands
+_ROUND_PENDING = Round.pending
+
+
+def _logged_events(round_: Round) -> list[JSON]:
+    """The ``events`` of a round read from its log: the texts looked up, no Event made."""
+    events: list[JSON] = []
+    add, tile_text, play_text = events.append, _TILE_TEXT, _PLAY_TEXT
+    for entry in round_._log:
+        kind = entry[0]
+        if kind == _PLAYED:
+            key = entry[2]
+            text = play_text.get(key) or _play_text(key)
+            add({"seat": entry[1], "play": text, "sum": entry[3], "credit": entry[4]})
+        elif kind == _DREW:
+            add({"seat": entry[1], "draw": tile_text[entry[2]]})
+        else:
+            add({"seat": entry[1], "pass": True})
+    return events
+
+
 def round_observation(round_: Round) -> dict[str, JSON]:
     """``{"events": [...], "state": {...}}`` for a round as it stands."""
+    cls = type(round_)
+    if cls.events is _ROUND_EVENTS and cls.hands is _ROUND_HANDS and cls.pending is _ROUND_PENDING:
+        tile_text = _TILE_TEXT
+        code = round_._pending
+        return {
+            "events": _logged_events(round_),
+            "state": {
+                "turn": round_.turn,
+                "pending": None if code == _NO_TILE else tile_text[code],
+                "hands": [[tile_text[c] for c in hand] for hand in round_._hands],
+                "boneyard": round_.boneyard_size,
+                "scores": list(round_.scores),
+                "layout": layout_observation(round_.layout),
+                "result": result_observation(round_.result),
+            },
+        }
     pending = round_.pending
     return {
         "events": [event_observation(e) for e in round_.events if not isinstance(e, RoundEnded)],
@@ -180,17 +258,32 @@ def _ints(value: JSON) -> list[int]:
     return [_int(item) for item in value]
 
 
-def _texts(value: JSON, where: str, parse: Callable[[str], _T]) -> list[_T]:
+def _texts(
+    value: JSON, where: str, parse: Callable[[str], _T], known: dict[str, _T] | None = None
+) -> list[_T]:
+    """The items of a list of texts, each one read by ``parse`` unless ``known`` has it."""
     if type(value) is not list:
         raise _Malformed
-    items: list[_T] = []
+    if known is not None:
+        try:
+            items = [known[item] for item in value if type(item) is str]
+        except KeyError:
+            pass
+        else:
+            if len(items) == len(value):
+                return items
+    items = []
+    lookup = {} if known is None else known
     for i, item in enumerate(value):
         if type(item) is not str:
             raise _Malformed
-        try:
-            items.append(parse(item))
-        except NotationError as exc:
-            raise UsageError(f"{where}[{i}]: {exc}") from None
+        found = lookup.get(item)
+        if found is None:
+            try:
+                found = parse(item)
+            except NotationError as exc:
+                raise UsageError(f"{where}[{i}]: {exc}") from None
+        items.append(found)
     return items
 
 
@@ -200,16 +293,35 @@ def _object(value: JSON) -> dict[str, JSON]:
     return value
 
 
+# A round recognises its own shared action objects at once (by identity) and must work out
+# the code of any other: a request's action texts are read into those shared objects.
+_SHARED_ACTIONS: dict[Action, Action] = {
+    action: action
+    for actions in (*(plays.values() for plays in _PLAY_ACTIONS), _DRAW_ACTIONS, _PASS_ACTIONS)
+    for action in actions
+}
+_SHARED_TEXTS: dict[str, Action] = {action.text: action for action in _SHARED_ACTIONS}
+
+
+def _shared_action(text: str) -> Action:
+    """``Action.parse`` of ``text``, as the round's shared object when there is one."""
+    action = Action.parse(text)
+    return _SHARED_ACTIONS.get(action, action)
+
+
 def _actions(value: JSON, where: str, players: int) -> list[Action]:
-    actions = _texts(value, where, Action.parse)
+    actions = _texts(value, where, _shared_action, _SHARED_TEXTS)
     for i, action in enumerate(actions):
         if action.seat >= players:
             raise UsageError(f"{where}[{i}]: no seat {action.seat} among {players} players")
     return actions
 
 
+_DECK_TEXTS: dict[str, Tile] = {tile.text: tile for tile in ALL_TILES}
+
+
 def _deck(value: JSON, where: str) -> list[Tile]:
-    deck = _texts(value, where, Tile.parse)
+    deck = _texts(value, where, Tile.parse, _DECK_TEXTS)
     if len(deck) != len(ALL_TILES) or len({(t.low, t.high) for t in deck}) != len(ALL_TILES):
         raise UsageError(f"{where} must list each of the 28 tiles once (SET-1)")
     return deck

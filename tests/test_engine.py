@@ -16,6 +16,7 @@ from deals import CHAIN_ACTIONS, texts
 from fiveup import PROTOCOL_VERSION, __version__
 from fiveup.contract.engine import Engine
 from fiveup.contract.notation import ALL_TILES
+from fiveup.contract.players import side_count
 from fiveup.errors import UsageError
 from fiveup.reference.engine import ReferenceEngine
 from fiveup.reference.match import random_policy
@@ -364,6 +365,52 @@ def test_the_layout_observation_read_from_codes_equals_the_one_read_through_the_
             quick = module.layout_observation(round_.layout)
             assert quick == module._any_layout_observation(round_.layout)
             round_.apply(policy(round_))
+
+
+def test_the_round_observation_read_from_the_log_equals_the_one_read_through_events() -> None:
+    from fiveup.reference import engine as module
+
+    rng = random.Random(13)
+    policy = random_policy(rng)
+    for number in range(60):
+        deck = list(ALL_TILES)
+        rng.shuffle(deck)
+        players = 2 + number % 3
+        round_ = Round(players, deck, number % 2, [5 * number] * side_count(players))
+        while True:
+            pending = round_.pending
+            through_events = {
+                "events": [
+                    module.event_observation(e)
+                    for e in round_.events
+                    if not isinstance(e, RoundEnded)
+                ],
+                "state": {
+                    "turn": round_.turn,
+                    "pending": None if pending is None else pending.text,
+                    "hands": [[tile.text for tile in hand] for hand in round_.hands],
+                    "boneyard": round_.boneyard_size,
+                    "scores": list(round_.scores),
+                    "layout": module.layout_observation(round_.layout),
+                    "result": module.result_observation(round_.result),
+                },
+            }
+            observed = module.round_observation(round_)
+            assert json.dumps(observed) == json.dumps(through_events)
+            if round_.over:
+                break
+            round_.apply(policy(round_))
+
+
+def test_action_texts_are_read_into_the_rounds_own_action_objects() -> None:
+    from fiveup.reference import engine as module
+
+    round_ = Round(2, list(ALL_TILES), 0)
+    legal = round_.legal_action_list()
+    read = module._actions([action.text for action in legal], "actions", 2)
+    assert all(mine is theirs for mine, theirs in zip(read, legal, strict=True))
+    with pytest.raises(UsageError, match=r"actions\[1\]: "):
+        module._actions([legal[0].text, "0 fly"], "actions", 2)
 
 
 def test_the_remembered_scoring_check_is_the_schemas_own() -> None:
