@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
@@ -13,6 +11,7 @@ from typing import Any, NoReturn, TextIO
 from fiveup.contract.engine import DEFAULT_ENGINE
 from fiveup.contract.schemas import clip
 from fiveup.errors import UsageError
+from fiveup.harness.files import write_whole
 from fiveup.harness.text import printable
 
 __all__ = [
@@ -168,24 +167,9 @@ def write_atomically(path: Path, text: str, option: str = "--output") -> None:
     A file that cannot be written is the user's mistake (UsageError), named by ``option``.
     """
     check_writable(path, option)
-    directory = path.parent if str(path.parent) else Path(".")
     try:
-        _replace(path, directory, text)
+        write_whole(path, text)
     except OSError as exc:
         raise UsageError(
             f"{option} {printable(str(path))}: cannot be written: {exc.strerror or exc}"
         ) from None
-
-
-def _replace(path: Path, directory: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a report is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

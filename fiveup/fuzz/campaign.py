@@ -21,10 +21,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import marshal
-import os
 import re
 import signal
-import tempfile
 import threading
 import time
 from collections import deque
@@ -42,6 +40,7 @@ from fiveup.errors import EngineError
 from fiveup.harness import shapes
 from fiveup.harness.corpus import Case
 from fiveup.harness.engines import TimedEngine
+from fiveup.harness.files import write_whole
 from fiveup.harness.levels import LEVELS
 from fiveup.harness.lint import implied_decisions
 from fiveup.harness.runner import CaseResult, Status, run_case
@@ -669,15 +668,5 @@ def write_fixture(out: Path, case: Case, result: CaseResult) -> str:
     text = yaml.safe_dump(
         {"cases": [fixture_of(case, result)]}, sort_keys=False, allow_unicode=True, width=100
     )
-    fd, tmp = tempfile.mkstemp(dir=out, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a fixture is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_whole(path, text)
     return str(path)

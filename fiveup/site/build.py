@@ -19,7 +19,6 @@ from __future__ import annotations
 import html
 import os
 import re
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +28,7 @@ from fiveup import SUITE_VERSION
 from fiveup.contract.engine import JSON
 from fiveup.errors import UsageError
 from fiveup.harness.corpus import Case, Corpus, bundled_fixture_dir, load_corpus
+from fiveup.harness.files import write_whole
 from fiveup.harness.levels import LEVELS
 from fiveup.harness.spec_index import (
     Question,
@@ -604,21 +604,7 @@ def _fixture_sources(corpus: Corpus) -> dict[str, Path]:
 
 def _write_whole(target: Path, data: bytes) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a page is an ordinary file
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    write_whole(target, data)
 
 
 def write_site(

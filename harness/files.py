@@ -1,0 +1,36 @@
+"""Writing a file whole or not at all, the one way every output of the suite is written.
+
+A report, a badge, a baseline, a fuzz fixture and a page of the site go to a fresh temporary file
+in the target's folder (created exclusively, so a symbolic link or a FIFO planted under a
+predictable name is neither written through nor waited on) that is then renamed over the
+target: a reader sees the old file or the new one, never half of it, and a link of the target's
+name is replaced, not followed.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+__all__ = ["write_whole"]
+
+
+def write_whole(target: Path, data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8) to ``target`` through a temporary file and a rename."""
+    directory = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; an output is an ordinary file
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

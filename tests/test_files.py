@@ -1,0 +1,45 @@
+"""Writing an output whole or not at all (fiveup.harness.files)."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from fiveup.harness.files import write_whole
+
+
+def test_write_whole_writes_text_as_utf8_and_bytes_as_they_are(tmp_path: Path) -> None:
+    write_whole(tmp_path / "a.txt", "Gutschrift für das Anlegen\n")
+    write_whole(tmp_path / "b.bin", b"\x00\xff")
+    assert (tmp_path / "a.txt").read_bytes() == "Gutschrift für das Anlegen\n".encode()
+    assert (tmp_path / "b.bin").read_bytes() == b"\x00\xff"
+
+
+def test_write_whole_replaces_a_planted_link_instead_of_writing_through_it(tmp_path: Path) -> None:
+    victim = tmp_path / "victim"
+    victim.write_text("keep", encoding="utf-8")
+    (tmp_path / "report.txt").symlink_to(victim)
+    write_whole(tmp_path / "report.txt", "new")
+    assert victim.read_text(encoding="utf-8") == "keep"
+    assert not (tmp_path / "report.txt").is_symlink()
+    assert (tmp_path / "report.txt").read_text(encoding="utf-8") == "new"
+
+
+def test_write_whole_makes_an_ordinary_file_under_the_umask(tmp_path: Path) -> None:
+    old = os.umask(0o027)
+    try:
+        write_whole(tmp_path / "out", "x")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "out").stat().st_mode) == 0o640
+
+
+def test_write_whole_leaves_nothing_when_the_rename_fails(tmp_path: Path) -> None:
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "inside").write_text("a folder is not replaced", encoding="utf-8")
+    with pytest.raises(OSError):
+        write_whole(tmp_path / "out", "x")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no temporary file left
