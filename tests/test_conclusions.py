@@ -486,4 +486,5 @@ def test_the_pytest_plugin_counts_as_certify_does(pytester: pytest.Pytester, eng
     lines = result.stdout.str().rstrip().splitlines()
     assert lines[-1] == f"fiveup: {report['conclusion']['line']}"
     rerun = f"rerun: fiveup certify --engine {ENGINES}:{engine} --case "
-    assert result.stdout.str().count(rerun) == bad
+    # One rerun per failing case; with CI set, pytest's short summary repeats each failure whole.
+    assert len({line for line in lines if line.startswith(rerun)}) == bad
