@@ -988,6 +988,32 @@ class _VariantRound(_ScoringVariantRound):
         else:  # a variant without DRW-2: nothing to draw, so the turn passes
             self._pass_unchecked()
 
+    def refusal(self, action: Action) -> tuple[str, str] | None:
+        """The rules' refusal of ``action``, else what the round cannot carry out.
+
+        A variant may drop a refusal that guards something no round can do: act out of turn
+        or after the end, play a tile not in the hand, or join where the table has no such
+        connection. Those are refused still (by the rule the spec names for them), so that
+        :meth:`is_legal`, :meth:`apply` and :attr:`legal_moves` agree whatever the entries.
+        """
+        found = self._rules.refusal(self, action)
+        if found is not None:
+            return found
+        if self._result is not None:
+            return "END-1", "the round is over"
+        if action.seat != self._turn:
+            return "TRN-3", f"it is seat {self._turn}'s turn, not seat {action.seat}'s"
+        placement = action.placement
+        if placement is None:
+            return None
+        if placement.tile not in self.hand(action.seat):
+            return "LAY-3", f"{placement.tile.text} is not in the hand of seat {action.seat}"
+        try:
+            self._layout.check(placement)
+        except IllegalMoveError as error:
+            return error.rule or "LAY-4", error.message
+        return None
+
     def play(self, move: Placement | Action) -> None:
         """Place a tile for the seat to act, through :meth:`apply`."""
         self.apply(move if isinstance(move, Action) else Action(self._turn, Verb.PLAY, move))
@@ -1033,10 +1059,13 @@ class _VariantRound(_ScoringVariantRound):
             return []
         seat = self._turn
         plays = _PLAY_ACTIONS[seat]
-        hand = [self._pending] if self._pending != _NO_TILE else self._hands[seat]
         layout = self._layout
+        # every tile in hand (the pending one only by DRW-4, an entry a variant may drop) at
+        # every join the table has: any other play is refused by what the round can carry out
         candidates = [
-            plays[tc * KEY_STRIDE + pc + 1] for tc in hand for pc in layout.legal_point_codes(tc)
+            plays[tc * KEY_STRIDE + pc + 1]
+            for tc in self._hands[seat]
+            for pc in layout.legal_point_codes(tc)
         ]
         candidates += [_DRAW_ACTIONS[seat], _PASS_ACTIONS[seat]]
         return [action for action in candidates if self.refusal(action) is None]

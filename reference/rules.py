@@ -18,13 +18,17 @@ that field is the standard one.
 
 The refusal order of ``spec/rules.md`` is data: :data:`ACTION_REFUSALS` and
 :data:`PLACEMENT_REFUSALS` list each refusal with its rule ID, in the order in which they are
-tried; the first that applies is reported.
+tried; the first that applies is reported. Each entry names its :class:`RefusalKind`. The
+round's fast paths check the same things inline while a round's entries are the spec's; a
+round by other entries lists as legal exactly the actions its entries let through (what no
+round can carry out, such as a join where the table has no such point, is refused still).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence, Set
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Generic, Protocol, TypeVar
 
 from fiveup.contract.notation import (
@@ -54,6 +58,7 @@ __all__ = [
     "STANDARD",
     "LayoutView",
     "Refusal",
+    "RefusalKind",
     "RoundView",
     "Rules",
     "add_rounded",
@@ -257,17 +262,52 @@ _V = TypeVar("_V")
 _X = TypeVar("_X")
 
 
+class RefusalKind(Enum):
+    """What a refusal guards: the question of the round or the table that it answers.
+
+    The round's fast paths (``fiveup.reference.round``) answer the same questions inline, for
+    the spec's entries only; a round whose rules hold other entries asks the entries.
+    """
+
+    TURN = "turn"
+    """Whose turn it is (TRN-3)."""
+    END = "end"
+    """Whether the round is still on (END-1)."""
+    PENDING = "pending"
+    """A drawn tile that must be placed at once (DRW-3, DRW-4)."""
+    DRAW = "draw"
+    """When a draw is allowed (DRW-1, DRW-2)."""
+    PASS = "pass"
+    """When a pass is allowed (DRW-5)."""
+    HAND = "hand"
+    """Whether the tile played is in the hand (LAY-3)."""
+    TABLE = "table"
+    """Whether the tile is already on the table (LAY-3)."""
+    OPENING = "opening"
+    """An opening only on the empty table, a join only on a table with tiles (LAY-1, LAY-4)."""
+    TARGET = "target"
+    """Whether the point joined exists and is free (LAY-4)."""
+    SPINNER = "spinner"
+    """Whether the slot joined is open under the spinner rule (SPN-2)."""
+    MATCH = "match"
+    """Whether the tile shows the point's value (LAY-1)."""
+    OTHER = "other"
+    """A variant's own refusal that says no kind."""
+
+
 @dataclass(frozen=True, slots=True)
 class Refusal(Generic[_V, _X]):
-    """One entry of the refusal order: its rule ID and the test that applies it.
+    """One entry of the refusal order: its rule ID, the test that applies it, and its kind.
 
     ``test(view, what)`` returns the reason when ``what`` (an action, or a placement) is
-    refused under ``rule``, else None. ``verbs`` limits an action refusal to some verbs.
+    refused under ``rule``, else None. ``verbs`` limits an action refusal to some verbs;
+    ``kind`` says what it guards (:class:`RefusalKind`).
     """
 
     rule: str
     test: Callable[[_V, _X], str | None]
     verbs: frozenset[Verb] = frozenset(Verb)
+    kind: RefusalKind = RefusalKind.OTHER
 
 
 def _not_your_turn(round_: RoundView, action: Action) -> str | None:
@@ -321,15 +361,15 @@ _DRAW = frozenset({Verb.DRAW})
 _PASS = frozenset({Verb.PASS})
 
 ACTION_REFUSALS: tuple[Refusal[RoundView, Action], ...] = (
-    Refusal("TRN-3", _not_your_turn),
-    Refusal("END-1", _round_over),
-    Refusal("DRW-4", _other_than_drawn, _PLAY),
-    Refusal("DRW-3", _drawn_pending, _DRAW | _PASS),
-    Refusal("DRW-1", _able_to_place, _DRAW),
-    Refusal("DRW-2", _nothing_to_draw, _DRAW),
-    Refusal("DRW-5", _able_to_place, _PASS),
-    Refusal("DRW-5", _something_to_draw, _PASS),
-    Refusal("LAY-3", _not_in_hand, _PLAY),
+    Refusal("TRN-3", _not_your_turn, kind=RefusalKind.TURN),
+    Refusal("END-1", _round_over, kind=RefusalKind.END),
+    Refusal("DRW-4", _other_than_drawn, _PLAY, RefusalKind.PENDING),
+    Refusal("DRW-3", _drawn_pending, _DRAW | _PASS, RefusalKind.PENDING),
+    Refusal("DRW-1", _able_to_place, _DRAW, RefusalKind.DRAW),
+    Refusal("DRW-2", _nothing_to_draw, _DRAW, RefusalKind.DRAW),
+    Refusal("DRW-5", _able_to_place, _PASS, RefusalKind.PASS),
+    Refusal("DRW-5", _something_to_draw, _PASS, RefusalKind.PASS),
+    Refusal("LAY-3", _not_in_hand, _PLAY, RefusalKind.HAND),
 )
 """The refusals of a round's actions in the order of ``spec/rules.md``; a play then goes
 through :data:`PLACEMENT_REFUSALS`."""
@@ -384,13 +424,13 @@ def _mismatch(layout: LayoutView, placement: Placement) -> str | None:
 
 
 PLACEMENT_REFUSALS: tuple[Refusal[LayoutView, Placement], ...] = (
-    Refusal("LAY-3", _on_table),
-    Refusal("LAY-1", _opening_on_tiles),
-    Refusal("LAY-4", _target_on_empty),
-    Refusal("LAY-4", _target_absent),
-    Refusal("LAY-4", _target_occupied),
-    Refusal("SPN-2", _branch_closed),
-    Refusal("LAY-1", _mismatch),
+    Refusal("LAY-3", _on_table, kind=RefusalKind.TABLE),
+    Refusal("LAY-1", _opening_on_tiles, kind=RefusalKind.OPENING),
+    Refusal("LAY-4", _target_on_empty, kind=RefusalKind.OPENING),
+    Refusal("LAY-4", _target_absent, kind=RefusalKind.TARGET),
+    Refusal("LAY-4", _target_occupied, kind=RefusalKind.TARGET),
+    Refusal("SPN-2", _branch_closed, kind=RefusalKind.SPINNER),
+    Refusal("LAY-1", _mismatch, kind=RefusalKind.MATCH),
 )
 """The refusals of a placement in the order of ``spec/rules.md``."""
 

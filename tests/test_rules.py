@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from fiveup.contract.notation import Action, Placement, Tile, Verb
+from fiveup.contract.notation import DOUBLE_SLOTS, END_SLOTS, Action, Placement, Point, Tile, Verb
 from fiveup.errors import IllegalMoveError
 from fiveup.harness.certify import certify
 from fiveup.harness.corpus import load_corpus
@@ -24,7 +24,13 @@ from fiveup.reference import STANDARD, ReferenceEngine, Rules
 from fiveup.reference.layout import Layout
 from fiveup.reference.match import play_match, random_policy
 from fiveup.reference.round import Round
-from fiveup.reference.rules import ACTION_REFUSALS, PLACEMENT_REFUSALS, Refusal, refusal_rules
+from fiveup.reference.rules import (
+    ACTION_REFUSALS,
+    PLACEMENT_REFUSALS,
+    Refusal,
+    RefusalKind,
+    refusal_rules,
+)
 
 
 def _wrapped(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -41,10 +47,10 @@ def _everything_wrapped() -> Rules:
         if callable(value):
             changes[field.name] = _wrapped(value)
     changes["action_refusals"] = tuple(
-        Refusal(r.rule, _wrapped(r.test), r.verbs) for r in ACTION_REFUSALS
+        Refusal(r.rule, _wrapped(r.test), r.verbs, r.kind) for r in ACTION_REFUSALS
     )
     changes["placement_refusals"] = tuple(
-        Refusal(r.rule, _wrapped(r.test), r.verbs) for r in PLACEMENT_REFUSALS
+        Refusal(r.rule, _wrapped(r.test), r.verbs, r.kind) for r in PLACEMENT_REFUSALS
     )
     return dataclasses.replace(STANDARD, **changes)
 
@@ -219,3 +225,101 @@ def test_a_variant_takes_only_the_slow_paths_it_needs_and_plays_as_the_slowest(
             slow.apply(action)
         assert _snapshot(quick) == _snapshot(slow)
         assert quick.result == slow.result
+
+
+# --- each refusal deleted in turn: is_legal, apply and legal_moves agree --------------------
+
+
+def _candidates(round_: Round) -> list[Action]:
+    """Every action the seat to act might try: each tile in hand at every point, draw, pass."""
+    seat = round_.turn
+    if seat is None:
+        return []
+    points: list[Point | None] = [None]
+    for tile in round_.layout.tiles():
+        slots = DOUBLE_SLOTS if tile.is_double else END_SLOTS
+        points += [Point(tile, slot) for slot in slots]
+    plays = [
+        Action(seat, Verb.PLAY, Placement(tile, point))
+        for tile in round_.hand(seat)
+        for point in points
+    ]
+    return [*plays, Action(seat, Verb.DRAW), Action(seat, Verb.PASS)]
+
+
+def _strays(round_: Round) -> list[Action]:
+    """Actions no round can carry out now: out of turn, and tiles of other hands played."""
+    seat = round_.turn
+    if seat is None:
+        return [Action(0, Verb.DRAW), Action(0, Verb.PASS)]
+    other = (seat + 1) % round_.players
+    strays = [Action(other, Verb.DRAW), Action(other, Verb.PASS)]
+    for tile in round_.hand(other):
+        for point in [None, *round_.layout.points()]:
+            strays.append(Action(seat, Verb.PLAY, Placement(tile, point)))
+    return strays
+
+
+def _without(index: int, of_actions: bool) -> Rules:
+    if of_actions:
+        kept = ACTION_REFUSALS[:index] + ACTION_REFUSALS[index + 1 :]
+        return dataclasses.replace(STANDARD, action_refusals=kept)
+    placement_kept = PLACEMENT_REFUSALS[:index] + PLACEMENT_REFUSALS[index + 1 :]
+    return dataclasses.replace(STANDARD, placement_refusals=placement_kept)
+
+
+_DELETIONS = [(i, True) for i in range(len(ACTION_REFUSALS))] + [
+    (i, False) for i in range(len(PLACEMENT_REFUSALS))
+]
+
+
+@pytest.mark.parametrize(
+    ("index", "of_actions"),
+    _DELETIONS,
+    ids=[
+        f"action-{i}-{ACTION_REFUSALS[i].rule}"
+        if a
+        else f"placement-{i}-{PLACEMENT_REFUSALS[i].rule}"
+        for i, a in _DELETIONS
+    ],
+)
+def test_without_each_refusal_is_legal_apply_and_legal_moves_agree(
+    index: int, of_actions: bool
+) -> None:
+    rules = _without(index, of_actions)
+    positions = 0
+    for players, seed in [(2, 1), (2, 2), (3, 3), (4, 4)]:
+        round_ = Round.from_seed(players, seed, rules=rules)
+        rng = random.Random(seed)
+        while True:
+            listed = list(round_.legal_moves)
+            assert len(listed) == len(set(listed)), round_
+            accepted = [a for a in _candidates(round_) if round_.is_legal(a)]
+            assert set(listed) == set(accepted), (round_, [a.text for a in listed])
+            before = _snapshot(round_)
+            for action in _candidates(round_) + _strays(round_):
+                child = round_.copy()
+                try:
+                    child.apply(action)
+                except IllegalMoveError:
+                    assert not round_.is_legal(action), action.text
+                    assert _snapshot(child) == before, action.text
+                else:
+                    assert round_.is_legal(action), action.text
+                    assert action in accepted, action.text
+            positions += 1
+            if round_.over:
+                break
+            round_.apply(rng.choice(listed))
+    assert positions > 20
+
+
+def test_every_refusal_of_the_spec_names_what_it_guards() -> None:
+    kinds = {(r.rule, r.kind) for r in ACTION_REFUSALS} | {
+        (r.rule, r.kind) for r in PLACEMENT_REFUSALS
+    }
+    assert all(kind is not RefusalKind.OTHER for _, kind in kinds)
+    assert ("TRN-3", RefusalKind.TURN) in kinds
+    assert ("DRW-1", RefusalKind.DRAW) in kinds
+    assert {r.kind for r in ACTION_REFUSALS if r.rule == "DRW-5"} == {RefusalKind.PASS}
+    assert ("SPN-2", RefusalKind.SPINNER) in kinds
