@@ -368,7 +368,7 @@ def test_render_svg_output_that_cannot_be_written_names_it_and_leaves_nothing(
     def refuse(**_: object) -> tuple[int, str]:
         raise PermissionError(13, "Permission denied", str(tmp_path / ".x.svg.abc.tmp"))
 
-    monkeypatch.setattr("fiveup.cli.common.tempfile.mkstemp", refuse)
+    monkeypatch.setattr("fiveup.harness.files.tempfile.mkstemp", refuse)
     target = tmp_path / "x.svg"
     code, out, err = run("render", "doc.layout.branches-1-2", "--svg", "--output", str(target))
     assert (code, out) == (2, "")
