@@ -179,6 +179,22 @@ def corpus_digest(sources: Iterable[SourceFile], root: Path | None) -> str:
     return h.hexdigest()[:16]
 
 
+_LOADED: dict[tuple[bool, tuple[tuple[str, str], ...]], Corpus] = {}
+"""Valid corpora already loaded in this process, by their files' names and contents: linting
+is most of a load, and one process (a test run, a campaign) may load the same corpus often.
+The spec the linter judges by is read once per process too (spec_index)."""
+_LOADED_AT_MOST = 8
+
+
+def _contents_key(files: list[Path]) -> tuple[tuple[str, str], ...] | None:
+    try:
+        if not all(stat.S_ISREG(f.stat().st_mode) for f in files):
+            return None  # a FIFO would block here: the linter reads it without waiting
+        return tuple((str(f), hashlib.sha256(f.read_bytes()).hexdigest()) for f in files)
+    except OSError:
+        return None  # the linter names the file it cannot read
+
+
 def load_corpus(paths: Iterable[Path] | None = None) -> Corpus:
     """Load and validate a corpus (the bundled one by default).
 
@@ -186,12 +202,20 @@ def load_corpus(paths: Iterable[Path] | None = None) -> Corpus:
     """
     bundled = paths is None
     files = fixture_files([bundled_fixture_dir()] if paths is None else paths)
+    contents = _contents_key(files)
+    if contents is not None and (bundled, contents) in _LOADED:
+        return _LOADED[bundled, contents]
     report = lint(files, require_coverage=False)
     if report.problems:
         raise FixtureError("\n".join(p.text for p in report.problems))
     root = bundled_fixture_dir() if bundled else None
-    return Corpus(
+    corpus = Corpus(
         cases=tuple(c for src in report.sources for c in cases_of(src)),
         digest=corpus_digest(report.sources, root),
         files=tuple(s.name for s in report.sources),
     )
+    if contents is not None:
+        if len(_LOADED) >= _LOADED_AT_MOST:
+            del _LOADED[next(iter(_LOADED))]
+        _LOADED[bundled, contents] = corpus
+    return corpus

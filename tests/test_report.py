@@ -305,13 +305,11 @@ def test_fiveup_harness_report_every_report_reruns_a_failing_fresh_case_to_the_s
     found = re.search(r'<code class="rerun">([^<]*)</code>', article)
     assert found is not None
     reruns["html"] = html.unescape(found[1])
+    # The three reports give the one command, so one rerun (of the whole corpus) proves it for all.
     assert len(set(reruns.values())) == 1, reruns
-    for report, command in reruns.items():
-        words = shlex.split(command)
-        assert words[:2] == ["fiveup", "certify"], report
-        code, again = _certify([*words[2:], "--format", "json"])
-        assert code == 1, report
-        same = [c for c in json.loads(again)["fresh"]["cases"] if c["id"] == case["id"]]
-        assert [(c["verdict"], c["differences"]) for c in same] == [
-            ("failed", case["differences"])
-        ], report
+    words = shlex.split(reruns["json"])
+    assert words[:2] == ["fiveup", "certify"]
+    code, again = _certify([*words[2:], "--format", "json"])
+    assert code == 1
+    same = [c for c in json.loads(again)["fresh"]["cases"] if c["id"] == case["id"]]
+    assert [(c["verdict"], c["differences"]) for c in same] == [("failed", case["differences"])]
