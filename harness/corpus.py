@@ -19,7 +19,7 @@ from fiveup.errors import FixtureError
 
 from .levels import LEVELS
 from .lint import lint
-from .sources import SourceFile, pointer
+from .sources import MAX_FILE_BYTES, SourceFile, pointer
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,9 +188,20 @@ _LOADED_AT_MOST = 8
 
 def _contents_key(files: list[Path]) -> tuple[tuple[str, str], ...] | None:
     try:
-        if not all(stat.S_ISREG(f.stat().st_mode) for f in files):
-            return None  # a FIFO would block here: the linter reads it without waiting
-        return tuple((str(f), hashlib.sha256(f.read_bytes()).hexdigest()) for f in files)
+        found = [f.stat() for f in files]
+        if not all(stat.S_ISREG(st.st_mode) and st.st_size <= MAX_FILE_BYTES for st in found):
+            return None  # a FIFO would block here, a huge file fill memory: the linter refuses
+        key = []
+        for f in files:
+            fd = os.open(f, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO swapped in: no wait
+            with os.fdopen(fd, "rb") as fh:
+                if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                    return None
+                data = fh.read(MAX_FILE_BYTES + 1)
+            if len(data) > MAX_FILE_BYTES:
+                return None  # grown since: the linter's bounded read refuses it
+            key.append((str(f), hashlib.sha256(data).hexdigest()))
+        return tuple(key)
     except OSError:
         return None  # the linter names the file it cannot read
 

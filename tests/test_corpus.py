@@ -286,3 +286,17 @@ def test_each_boundary_reading_one_step_away_is_killed_by_two_cases(
     mutant = mutant_named(name)
     run = certify(mutant.engine(), corpus, corpus.cases)
     assert sum(o.verdict in KILLING for o in run.outcomes) >= 2
+
+
+def test_a_corpus_loaded_again_is_read_again_when_its_files_changed(tmp_path: Path) -> None:
+    source = Path(__file__).resolve().parent.parent / "fixtures" / "scoring.yaml"
+    mine = tmp_path / "scoring.yaml"
+    mine.write_bytes(source.read_bytes())
+    first = load_corpus([tmp_path])
+    assert load_corpus([tmp_path]) is first  # the same contents: linted once
+    text = mine.read_text(encoding="utf-8")
+    case = first.cases[0]
+    mine.write_text(text.replace(f"id: {case.id}\n", f"id: {case.id}-again\n", 1), "utf-8")
+    again = load_corpus([tmp_path])
+    assert again is not first
+    assert again.cases[0].id == f"{case.id}-again" and again.digest != first.digest
