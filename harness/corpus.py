@@ -179,9 +179,10 @@ def corpus_digest(sources: Iterable[SourceFile], root: Path | None) -> str:
     return h.hexdigest()[:16]
 
 
-_LOADED: dict[tuple[bool, tuple[tuple[str, str], ...]], Corpus] = {}
+_LOADED: dict[tuple[str, bool, tuple[tuple[str, str], ...]], Corpus] = {}
 """Valid corpora already loaded in this process, by their files' names and contents: linting
 is most of a load, and one process (a test run, a campaign) may load the same corpus often.
+The working folder is part of the key: a case's file name is written as seen from it.
 The spec the linter judges by is read once per process too (spec_index)."""
 _LOADED_AT_MOST = 8
 
@@ -214,8 +215,9 @@ def load_corpus(paths: Iterable[Path] | None = None) -> Corpus:
     bundled = paths is None
     files = fixture_files([bundled_fixture_dir()] if paths is None else paths)
     contents = _contents_key(files)
-    if contents is not None and (bundled, contents) in _LOADED:
-        return _LOADED[bundled, contents]
+    key = (os.getcwd(), bundled, contents or ())
+    if contents is not None and key in _LOADED:
+        return _LOADED[key]
     report = lint(files, require_coverage=False)
     if report.problems:
         raise FixtureError("\n".join(p.text for p in report.problems))
@@ -228,5 +230,5 @@ def load_corpus(paths: Iterable[Path] | None = None) -> Corpus:
     if contents is not None:
         if len(_LOADED) >= _LOADED_AT_MOST:
             del _LOADED[next(iter(_LOADED))]
-        _LOADED[bundled, contents] = corpus
+        _LOADED[key] = corpus
     return corpus
