@@ -16,6 +16,7 @@ engine``) conforms, so every rejection is due to the break.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import os
@@ -63,11 +64,11 @@ class Certifications:
     tests go through the list, and a session that runs only some tests (``-k``) certifies little
     more than those. Worker processes rather than threads: most
     of a run is the harness validating the engine's messages, pure Python that threads would take
-    turns at.
+    turns at. Without a pool (a session that asks for one run) the run is made in this process.
     """
 
     def __init__(
-        self, pool: ProcessPoolExecutor, folder: Path, order: list[str], lookahead: int
+        self, pool: ProcessPoolExecutor | None, folder: Path, order: list[str], lookahead: int
     ) -> None:
         """Runs in ``pool``, reports in ``folder``; ``order`` is the order tests ask in."""
         self._pool = pool
@@ -84,7 +85,12 @@ class Certifications:
             command += ["--mutant", name]
         argv = ["certify", "--engine-cmd", shlex.join(command), "--format", "json"]
         argv += ["--output", str(self._folder / f"{name}.json")]
-        self._runs[name] = self._pool.submit(main, argv)
+        if self._pool is not None:
+            self._runs[name] = self._pool.submit(main, argv)
+            return
+        done: Future[int] = Future()
+        done.set_result(main(argv))
+        self._runs[name] = done
 
     def __getitem__(self, name: str) -> Certification:
         self._start(name)
@@ -112,13 +118,16 @@ def certifications(
     for item in request.session.items:
         callspec = getattr(item, "callspec", None)
         engine = callspec.params.get("engine") if callspec is not None else None
-        if isinstance(engine, Mutant):
-            order.append(engine.name)
+        if isinstance(engine, Mutant) and "certifications" in getattr(item, "fixturenames", ()):
+            order.append(engine.name)  # only the campaign's tests ask for a protocol run
     workers = os.cpu_count() or 2
     # An xdist worker runs an unknown share of the tests: certify only the engines it asks for.
     lookahead = 0 if "PYTEST_XDIST_WORKER" in os.environ else 2 * workers
     context = multiprocessing.get_context("spawn")  # no fork of the test process
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with contextlib.ExitStack() as stack:
+        pool = None
+        if len(order) > 1:  # a pool pays for itself only when runs can overlap
+            pool = stack.enter_context(ProcessPoolExecutor(max_workers=workers, mp_context=context))
         runs = Certifications(pool, tmp_path_factory.mktemp("wrong_engines"), order, lookahead)
         yield runs
         runs.cancel()
