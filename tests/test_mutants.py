@@ -168,6 +168,7 @@ def test_engine_mutant_serves_a_mutant_over_the_process_protocol() -> None:
         (["--mutant", "pen2_remainder_three_round_down"], "; did you mean pen2_remainder_three"),
         (["--mutant", "no-such-mutant"], " in the catalogue (see fiveup mutants --list)"),
         (["--mutant", "pts2_target_300", "--engine", "reference"], "not allowed with"),
+        (["--mutant", "x" * 5000], "no mutant 'xxxxxxxxxx"),
     ],
 )
 def test_engine_mutant_with_an_unknown_name_exits_2_naming_the_option(
@@ -176,7 +177,7 @@ def test_engine_mutant_with_an_unknown_name_exits_2_naming_the_option(
     code, replies, err = serve(*args)
     assert (code, replies) == (2, [])
     assert err.startswith("fiveup engine: error: ") and "--mutant" in err and message in err
-    assert "Traceback" not in err
+    assert "Traceback" not in err and len(err) < 400  # a long name is not echoed whole
 
 
 # --- the bundled corpus kills every mutant ---------------------------------------------------

@@ -1170,6 +1170,10 @@ WRONG_ENGINES: tuple[Mutant, ...] = tuple(mutant for mutant in CATALOGUE if muta
 """The wrong engines: the mutants that name the telling cases that must catch them."""
 
 
+_SHOWN_NAME = 80
+"""The most characters of an unknown name an error message repeats."""
+
+
 def mutant_named(name: str) -> Mutant:
     """The mutant of the catalogue called ``name``; UsageError, with a suggestion, if none is."""
     for mutant in CATALOGUE:
@@ -1178,4 +1182,5 @@ def mutant_named(name: str) -> Mutant:
     names = [mutant.name for mutant in CATALOGUE]
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
     hint = f"; did you mean {' or '.join(close)}?" if close else " (see fiveup mutants --list)"
-    raise UsageError(f"no mutant {name!r} in the catalogue{hint}")
+    shown = repr(name) if len(name) <= _SHOWN_NAME else f"{name[:_SHOWN_NAME]!r}..."
+    raise UsageError(f"no mutant {shown} in the catalogue{hint}")
