@@ -11,7 +11,6 @@ under CI (the environment variable ``CI`` set), where a missing browser is a fai
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,11 +23,12 @@ from fiveup.harness.corpus import load_corpus
 from fiveup.harness.report import conclusion_line, summaries
 from fiveup.harness.report_html import html_report
 from fiveup.harness.rules import spec_rules
+from fiveup.mutants import mutant_named
 from fiveup.site.build import write_site
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
-WRONG = ROOT / "tests" / "wrong_engines" / "cnt1_sums_connection_points.py"
+WRONG = "cnt1_sums_connection_points"
 
 _VISIBLE_SVGS = """
 [...document.querySelectorAll('svg')].filter(s => {
@@ -59,12 +59,8 @@ def _open(browser: Browser, page: Path, shot: str) -> Path:
 
 
 def _wrong_run() -> Run:
-    spec = importlib.util.spec_from_file_location("cnt1_wrong_browser", WRONG)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
     corpus = load_corpus()
-    return certify(module.ENGINE, corpus, corpus.cases)
+    return certify(mutant_named(WRONG).engine(), corpus, corpus.cases)
 
 
 def test_browser_a_report_with_failures_shows_its_verdict_counts_rules_and_layouts(
@@ -72,7 +68,7 @@ def test_browser_a_report_with_failures_shows_its_verdict_counts_rules_and_layou
 ) -> None:
     run = _wrong_run()
     page = tmp_path / "report.html"
-    page.write_text(html_report(run, ["--engine-cmd", f"python {WRONG.name}"]), "utf-8")
+    page.write_text(html_report(run, ["--engine", f"fiveup.mutants.engines:{WRONG}"]), "utf-8")
     shot = _open(browser, page, "report-with-failures.png")
     assert shot.stat().st_size > 10_000
     seen = browser.evaluate("document.body.innerText")
@@ -127,7 +123,7 @@ def test_browser_a_failing_rule_of_the_report_links_to_its_text_in_the_spec_copy
 
     from fiveup.cli import main
 
-    wrong = ROOT / "tests" / "wrong_engines" / "spn3_branch_a_before_branch_b.py"
+    wrong = "-m fiveup engine --mutant spn3_branch_a_before_branch_b"
     report = tmp_path / "report.html"
     args = ["certify", "--engine-cmd", f"{sys.executable} {wrong}", "-k", "layout"]
     code = main([*args, "--format", "html", "--output", str(report)], stdout=io.StringIO())

@@ -10,9 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "examples" / "ci" / "certify.sh"
 REFERENCE = f"{sys.executable} -m fiveup engine"
-WRONG = (
-    f"{sys.executable} {ROOT / 'tests' / 'wrong_engines' / 'pen2_remainder_three_rounds_down.py'}"
-)
+WRONG = f"{sys.executable} -m fiveup engine --mutant pen2_remainder_three_rounds_down"
 
 
 def ci(folder: Path, engine: str, **env: str) -> subprocess.CompletedProcess[str]:

@@ -75,7 +75,7 @@ def test_an_html_report_is_written_whole_to_a_file_and_the_summary_printed(
     tmp_path: Path,
 ) -> None:
     target = tmp_path / "report.html"
-    wrong = ROOT / "tests" / "wrong_engines" / "pen2_remainder_three_rounds_down.py"
+    wrong = "-m fiveup engine --mutant pen2_remainder_three_rounds_down"
     command = f"{sys.executable} {wrong}"
     args = ("certify", "--engine-cmd", command, "--format", "html", "--output", str(target))
     code, out, _ = run(*args, "-k", "penalty or PEN-2", "--tally")
@@ -88,7 +88,7 @@ def test_an_html_report_is_written_whole_to_a_file_and_the_summary_printed(
 
 
 def test_tally_shows_differing_scores_in_the_text_report_as_tallies() -> None:
-    wrong = ROOT / "tests" / "wrong_engines" / "pen2_remainder_three_rounds_down.py"
+    wrong = "-m fiveup engine --mutant pen2_remainder_three_rounds_down"
     args = (
         "certify",
         "--engine-cmd",
@@ -292,7 +292,7 @@ def test_a_path_given_on_the_command_line_is_printed_escaped(command: str, tmp_p
 
 
 def test_the_rerun_command_of_a_run_on_other_fixtures_names_them(tmp_path: Path) -> None:
-    wrong = f"{sys.executable} tests/wrong_engines/scr2_credit_rounded_sum.py"
+    wrong = f"{sys.executable} -m fiveup engine --mutant scr2_credit_rounded_sum"
     code, out, _ = run("certify", "--engine-cmd", wrong, "--fixtures", "fixtures/scoring.yaml")
     assert code == 1
     rerun = next(line.strip() for line in out.splitlines() if line.strip().startswith("rerun: "))

@@ -88,7 +88,7 @@ def _report(tmp_path: Path, name: str, engine: list[str]) -> Path:
 
 def test_compare_names_new_failures_and_fixed_cases(tmp_path: Path) -> None:
     good = _report(tmp_path, "good.json", [])
-    wrong = f"{sys.executable} tests/wrong_engines/pen2_remainder_three_rounds_down.py"
+    wrong = f"{sys.executable} -m fiveup engine --mutant pen2_remainder_three_rounds_down"
     bad = _report(tmp_path, "bad.json", ["--engine-cmd", wrong])
     code, out, _ = run("compare", str(good), str(bad), "--allow-different")
     assert code == 1
@@ -137,12 +137,12 @@ def test_compare_refuses_reports_of_another_engine_suite_or_corpus(tmp_path: Pat
 
 
 def test_compare_of_a_new_version_of_the_same_engine_speaks_as_certify(tmp_path: Path) -> None:
-    wrong = f"{sys.executable} tests/wrong_engines/pen2_remainder_three_rounds_down.py"
+    wrong = f"{sys.executable} -m fiveup engine --mutant pen2_remainder_three_rounds_down"
     bad = _report(tmp_path, "bad.json", ["--engine-cmd", wrong, "-k", "penalty"])
     good = _renamed(
         _report(tmp_path, "good.json", ["-k", "penalty"]),
         tmp_path / "good.json",
-        name="wrong-pen2_remainder_three_rounds_down",
+        name="mutant-pen2_remainder_three_rounds_down",
     )
     data = json.loads(bad.read_text(encoding="utf-8"))
     failing = [c for c in data["cases"] if c["status"] == "fail"]

@@ -11,7 +11,6 @@ is not ``1``) and the order of the keys of a dict.
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
 import random
 import re
@@ -37,11 +36,11 @@ from fiveup.harness.compare import (
 from fiveup.harness.corpus import Case, load_corpus
 from fiveup.harness.levels import LEVELS
 from fiveup.harness.runner import compare
+from fiveup.mutants import WRONG_ENGINES
 from fiveup.reference.engine import ReferenceEngine
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES_MD = ROOT / "spec" / "fixtures.md"
-WRONG_ENGINES = sorted((ROOT / "tests" / "wrong_engines").glob("*.py"))
 
 
 # --------------------------------------------------------------------------- the document
@@ -290,17 +289,31 @@ def _at(value: JSON, path: tuple[str | int, ...]) -> JSON:
     return value
 
 
+def _copied_to(value: JSON, path: tuple[str | int, ...]) -> tuple[JSON, Any]:
+    """A copy of ``value`` and its container at ``path`` in the copy.
+
+    Only the containers on the way to it are copied: the rest is shared with ``value``, which is
+    as good as a deep copy since neither comparator changes what it is given, and much cheaper.
+    """
+    out = copy.copy(value)
+    node: Any = out
+    for part in path:
+        node[part] = copy.copy(node[part])
+        node = node[part]
+    return out, node
+
+
 def _replaced(value: JSON, path: tuple[str | int, ...], new: JSON) -> JSON:
     if not path:
         return new
-    out = copy.deepcopy(value)
-    _at(out, path[:-1])[path[-1]] = new
+    out, parent = _copied_to(value, path[:-1])
+    parent[path[-1]] = new
     return out
 
 
 def _dropped(value: JSON, path: tuple[str | int, ...]) -> JSON:
-    out = copy.deepcopy(value)
-    del _at(out, path[:-1])[path[-1]]
+    out, parent = _copied_to(value, path[:-1])
+    del parent[path[-1]]
     return out
 
 
@@ -358,14 +371,7 @@ def _mutants(observation: JSON, rng: random.Random, per_case: int) -> Iterator[J
 
 
 def _wrong_engines() -> list[Engine]:
-    engines: list[Engine] = []
-    for path in WRONG_ENGINES:
-        spec = importlib.util.spec_from_file_location(f"_wrong_{path.stem}", path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        engines.append(module.ENGINE)
-    return engines
+    return [mutant.engine() for mutant in WRONG_ENGINES]
 
 
 def _exactly(diffs: Sequence[Difference]) -> list[str]:

@@ -115,7 +115,10 @@ def test_failures_then_a_baseline_of_them_then_no_new_failures(tmp_path: Path) -
 
 def test_a_wrong_engine_fails_under_the_broken_rule_alone() -> None:
     code, out, _ = certify(
-        "--engine-cmd", f"{PY} tests/wrong_engines/scr2_credit_rounded_sum.py", "--format", "json"
+        "--engine-cmd",
+        f"{PY} -m fiveup engine --mutant scr2_credit_rounded_sum",
+        "--format",
+        "json",
     )
     assert code == 1
     report = json.loads(out)

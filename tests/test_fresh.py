@@ -51,7 +51,7 @@ def test_an_engine_that_copies_the_corpus_answers_fails_the_fresh_cases() -> Non
 
 
 def test_a_wrong_engine_fails_fresh_cases_too() -> None:
-    wrong = f"{sys.executable} {ROOT / 'tests' / 'wrong_engines' / 'scr2_credit_rounded_sum.py'}"
+    wrong = f"{sys.executable} -m fiveup engine --mutant scr2_credit_rounded_sum"
     code, out = certify("--engine-cmd", wrong, "-k", "credit-15", "--fresh", "5", "--seed", "3")
     assert code == 1
     assert "fresh cases (seed 3" in out and "FAILED: fresh." in out

@@ -19,7 +19,7 @@ from fiveup.harness.process import ProcessEngine
 from fiveup.reference.engine import ReferenceEngine
 
 ROOT = Path(__file__).resolve().parent.parent
-WRONG = "tests.wrong_engines.pen2_remainder_three_rounds_down:ENGINE"
+WRONG = "fiveup.mutants.engines:pen2_remainder_three_rounds_down"
 
 
 @pytest.fixture(autouse=True)

@@ -15,7 +15,7 @@ import pytest
 from fiveup.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-WRONG = "tests.wrong_engines.pen2_remainder_three_rounds_down:ENGINE"
+WRONG = "fiveup.mutants.engines:pen2_remainder_three_rounds_down"
 
 
 @pytest.fixture(autouse=True)

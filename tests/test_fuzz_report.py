@@ -13,7 +13,7 @@ import pytest
 from fiveup.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-WRONG = "tests.wrong_engines.pen2_remainder_three_rounds_down:ENGINE"
+WRONG = "fiveup.mutants.engines:pen2_remainder_three_rounds_down"
 CAMPAIGN = ("fuzz", "--engine", WRONG, "--rounds", "90", "--seed", "5", "--keep", "2")
 TIMINGS = ("seconds", "cases_per_second", "rounds_per_second")
 

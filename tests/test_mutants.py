@@ -7,7 +7,6 @@ the command on small corpora or on a few mutants, in-process.
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import re
@@ -21,17 +20,17 @@ from privacy import private_uses
 import fiveup.cli.app as app
 from fiveup.cli import main
 from fiveup.cli import mutants as mutants_command
-from fiveup.contract.engine import Level
-from fiveup.harness.certify import certify
+from fiveup.errors import UsageError
 from fiveup.harness.corpus import load_corpus
+from fiveup.harness.engines import load_engine
 from fiveup.harness.rules import spec_rules
 from fiveup.mutants import CATALOGUE, Mutant, measure, mutant_named
+from fiveup.mutants import engines as mutant_engines
 from fiveup.mutants.catalogue import ACTION_ORDER, PLACEMENT_ORDER
 from fiveup.reference import STANDARD, ReferenceEngine
 from fiveup.reference.rules import ACTION_REFUSALS, PLACEMENT_REFUSALS
 
 ROOT = Path(__file__).resolve().parent.parent
-WRONG_ENGINES_DIR = ROOT / "tests" / "wrong_engines"
 CATALOGUE_SOURCE = ROOT / "fiveup" / "mutants" / "catalogue.py"
 SUMMARY = re.compile(r"^(\d+) mutants, (\d+) killed, (\d+) survived$")
 ROW_KEYS = {"mutant", "rule", "description", "killed_by", "survived"}
@@ -126,48 +125,59 @@ def test_the_catalogue_builds_on_the_public_seam_only() -> None:
     assert "replace(s, " in source
 
 
-def _wrong_engine(path: Path) -> ReferenceEngine:
-    spec = importlib.util.spec_from_file_location(f"_wrong_engine_{path.stem}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    engine = module.ENGINE
-    assert isinstance(engine, ReferenceEngine)
-    return engine
+def test_a_mutant_is_a_python_engine_by_module_and_name() -> None:
+    """``--engine fiveup.mutants.engines:NAME`` loads the catalogue's mutant NAME in-process."""
+    for name in ("pen2_remainder_three_rounds_down", "pts2_target_300"):
+        engine = load_engine(f"fiveup.mutants.engines:{name}")
+        assert isinstance(engine, ReferenceEngine) and engine.rules is mutant_named(name).rules
+        assert engine is getattr(mutant_engines, name)  # built once, the same afterwards
+        assert engine.run("scoring", {"function": "penalty", "input": 3}) == {
+            "value": 0 if name.startswith("pen2") else 5
+        }
+    assert {m.name for m in CATALOGUE} <= set(dir(mutant_engines))
+    with pytest.raises(UsageError, match=r"^--engine fiveup.mutants.engines:pts2_targt_300: "):
+        load_engine("fiveup.mutants.engines:pts2_targt_300")
+    with pytest.raises(AttributeError, match=r"did you mean .*pts2_target_300"):
+        mutant_engines.pts2_targt_300  # noqa: B018
 
 
-def test_the_wrong_engines_are_re_expressed_with_their_rule_fields_and_verdicts() -> None:
-    """Every level but ``moves``, where a variant's move counts are slow; the campaign has all."""
-    corpus = load_corpus()
-    cases = [case for case in corpus.cases if case.level is not Level.MOVES]
-    paths = sorted(WRONG_ENGINES_DIR.glob("*.py"))
-    assert len(paths) == 36
-    twins = measure(corpus, cases, [mutant_named(path.stem) for path in paths])
-    killers = {m.mutant.name: set(m.killed_by) for m in twins.measurements}
-    for path in paths:
-        mutant = mutant_named(path.stem)
-        docstring = path.read_text(encoding="utf-8").split('"""')[1]
-        assert docstring.startswith(f"Wrong engine: breaks {mutant.rule} "), path.stem
-        engine = _wrong_engine(path)
-        assert mutant.replaced == Mutant("", "", "", engine.rules).replaced, path.stem
-        # The same rules play the same verdicts: only a twin of other rules is certified.
-        if engine.rules != mutant.rules:
-            outcomes = certify(engine, corpus, cases).outcomes
-            failing = {o.result.case.id for o in outcomes if o.verdict.bad}
-            assert failing == killers[path.stem], path.stem
-        assert killers[path.stem], path.stem
+def serve(*args: str, stdin: str = "") -> tuple[int, list[Any], str]:
+    """``fiveup engine ARGS`` in-process on ``stdin``: exit code, replies, stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["engine", *args], stdout=out, stderr=err, stdin=io.StringIO(stdin))
+    return code, [json.loads(line) for line in out.getvalue().splitlines()], err.getvalue()
 
 
-@pytest.mark.campaign
-def test_the_wrong_engines_and_their_twins_agree_on_the_whole_corpus(
-    bundled: tuple[int, dict[str, dict[str, Any]], str],
+def test_engine_mutant_serves_a_mutant_over_the_process_protocol() -> None:
+    messages = [
+        {"cmd": "start", "protocol": 1},
+        {"cmd": "run", "seq": 1, "level": "scoring", "given": {"function": "penalty", "input": 3}},
+        {"cmd": "stop"},
+    ]
+    stdin = "".join(json.dumps(message) + "\n" for message in messages)
+    code, replies, err = serve("--mutant", "pen2_remainder_three_rounds_down", stdin=stdin)
+    assert code == 0, err
+    assert replies[0]["ready"] is True
+    assert replies[0]["engine"]["name"] == "mutant-pen2_remainder_three_rounds_down"
+    assert replies[1:] == [{"seq": 1, "observation": {"value": 0}}, {"stopped": True}]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--mutant", "pen2_remainder_three_round_down"], "; did you mean pen2_remainder_three"),
+        (["--mutant", "no-such-mutant"], " in the catalogue (see fiveup mutants --list)"),
+        (["--mutant", "pts2_target_300", "--engine", "reference"], "not allowed with"),
+        (["--mutant", "x" * 5000], "no mutant 'xxxxxxxxxx"),
+    ],
+)
+def test_engine_mutant_with_an_unknown_name_exits_2_naming_the_option(
+    args: list[str], message: str
 ) -> None:
-    _, rows, _ = bundled
-    corpus = load_corpus()
-    for path in sorted(WRONG_ENGINES_DIR.glob("*.py")):
-        outcomes = certify(_wrong_engine(path), corpus, corpus.cases).outcomes
-        failing = {o.result.case.id for o in outcomes if o.verdict.bad}
-        assert failing == set(rows[path.stem]["killed_by"]), path.stem
+    code, replies, err = serve(*args)
+    assert (code, replies) == (2, [])
+    assert err.startswith("fiveup engine: error: ") and "--mutant" in err and message in err
+    assert "Traceback" not in err and len(err) < 400  # a long name is not echoed whole
 
 
 # --- the bundled corpus kills every mutant ---------------------------------------------------

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import importlib.util
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -20,6 +19,7 @@ from fiveup.harness.report import (
     text_report,
 )
 from fiveup.harness.runner import CaseResult, Difference, Status
+from fiveup.mutants import mutant_named
 
 
 def make_case(case_id: str, level: Level, rules: tuple[str, ...]) -> Case:
@@ -230,14 +230,9 @@ def test_text_report_with_a_tally_adds_a_line_under_a_difference_in_scores() -> 
 def test_a_wrong_move_count_is_reported_with_its_divide_per_first_action() -> None:
     """An engine whose branches open after one line side (SPN-2) miscounts a moves case; the
     report shows, per first action, the expected and the engine's count, to bisect from."""
-    path = Path(__file__).parent / "wrong_engines" / "spn2_branch_after_one_line_side.py"
-    spec = importlib.util.spec_from_file_location("_wrong_spn2_for_moves", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
     corpus = load_corpus()
     case = corpus.by_id()["rule.moves.near-block-four-players-deep"]
-    run = certify(module.ENGINE, corpus, [case])
+    run = certify(mutant_named("spn2_branch_after_one_line_side").engine(), corpus, [case])
     (outcome,) = run.outcomes
     assert outcome.verdict is Verdict.FAILED
     observed = outcome.result.observation["divide"]
@@ -283,7 +278,7 @@ def test_fiveup_harness_report_every_report_reruns_a_failing_fresh_case_to_the_s
     import shlex
     import sys
 
-    wrong = Path(__file__).parent / "wrong_engines" / "scr2_credit_rounded_sum.py"
+    wrong = "-m fiveup engine --mutant scr2_credit_rounded_sum"
     first = ["--engine-cmd", f"{sys.executable} {wrong}", "-k", "credit-15", "--seed", "3"]
     code, out = _certify([*first, "--fresh", "5", "--format", "json"])
     assert code == 1

@@ -1,13 +1,12 @@
 """The HTML report: what the text report says, as one page, with the failing layouts drawn.
 
-A deliberately wrong engine (tests/wrong_engines/cnt1_sums_connection_points.py) is certified
+A deliberately wrong engine (the mutant cnt1_sums_connection_points) is certified
 in-process against the bundled corpus for a report with failures; a hostile engine's words show
 that nothing from an engine reaches the page unescaped.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -16,30 +15,26 @@ import pytest
 
 from fiveup import SUITE_VERSION
 from fiveup.cli.tally import tally_text
-from fiveup.contract.engine import Level
+from fiveup.contract.engine import Engine, Level
 from fiveup.harness.certify import Outcome, Run, Verdict, certify
 from fiveup.harness.corpus import Case, Corpus, load_corpus
 from fiveup.harness.report import conclusion_line, summaries
 from fiveup.harness.report_html import html_report
 from fiveup.harness.runner import CaseResult, Difference, Status
+from fiveup.mutants import mutant_named
 
 ROOT = Path(__file__).resolve().parent.parent
 XHTML = "{http://www.w3.org/1999/xhtml}"
-WRONG = ROOT / "tests" / "wrong_engines" / "cnt1_sums_connection_points.py"
 
 
-def _wrong_engine() -> object:
-    spec = importlib.util.spec_from_file_location("cnt1_wrong", WRONG)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.ENGINE
+def _wrong_engine() -> Engine:
+    return mutant_named("cnt1_sums_connection_points").engine()
 
 
 @pytest.fixture(scope="module")
 def wrong_run() -> Run:
     corpus = load_corpus()
-    return certify(_wrong_engine(), corpus, corpus.cases)  # type: ignore[arg-type]
+    return certify(_wrong_engine(), corpus, corpus.cases)
 
 
 def parse(page: str) -> ET.Element:
@@ -66,7 +61,7 @@ def test_fiveup_harness_report_html_a_run_with_failures_is_one_wellformed_page(
     assert text_of(by_id(root, "verdict")) == conclusion_line(wrong_run)
     assert conclusion_line(wrong_run).startswith("DOES NOT CONFORM")
     identity = text_of(by_id(root, "identity"))
-    assert f"wrong-cnt1_sums_connection_points {SUITE_VERSION}" in identity
+    assert f"mutant-cnt1_sums_connection_points {SUITE_VERSION}" in identity
     assert wrong_run.corpus.digest in identity
     assert "--engine-cmd 'python cnt1.py'" in identity
     counts = text_of(by_id(root, "counts"))

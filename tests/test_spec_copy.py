@@ -10,7 +10,7 @@ import pytest
 
 from fiveup.cli import main
 
-WRONG = Path(__file__).parent / "wrong_engines" / "scr2_credit_rounded_sum.py"
+WRONG = "-m fiveup engine --mutant scr2_credit_rounded_sum"
 ARGS = ["certify", "--engine-cmd", f"{sys.executable} {WRONG}", "-k", "scoring.credit"]
 
 

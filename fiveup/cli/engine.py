@@ -1,4 +1,8 @@
-"""``fiveup engine``: serve a Python engine over the process protocol."""
+"""``fiveup engine``: serve a Python engine over the process protocol.
+
+``--engine`` names the engine (the reference by default); ``--mutant NAME`` serves a mutant of
+the catalogue instead, such as one of the wrong engines (``fiveup mutants --list`` names them).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,8 @@ import io
 import sys
 from typing import TextIO
 
-from fiveup.contract.engine import DEFAULT_ENGINE
+from fiveup.contract.engine import DEFAULT_ENGINE, Engine
+from fiveup.errors import UsageError
 from fiveup.harness.engines import load_engine
 from fiveup.harness.server import serve
 
@@ -19,11 +24,17 @@ HELP = "serve a Python engine over the process protocol"
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``engine``."""
-    parser.add_argument(
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument(
         "--engine",
-        default=DEFAULT_ENGINE,
         metavar="NAME",
         help=f"entry-point name or module:attribute (default: {DEFAULT_ENGINE})",
+    )
+    which.add_argument(
+        "--mutant",
+        metavar="NAME",
+        help="serve the reference with one rule broken: a mutant of the catalogue, such as a "
+        "wrong engine (fiveup mutants --list names them)",
     )
 
 
@@ -35,7 +46,20 @@ def _tolerant(stream: TextIO) -> TextIO:
     return io.TextIOWrapper(buffer, encoding="utf-8", errors="replace", newline="\n")
 
 
+def _mutant(name: str) -> Engine:
+    """The catalogue's mutant ``name`` as an engine; the catalogue is loaded only for it."""
+    from fiveup.mutants.catalogue import mutant_named
+
+    try:
+        return mutant_named(name).engine()
+    except UsageError as exc:
+        raise UsageError(f"--mutant: {exc}") from None
+
+
 def run(args: argparse.Namespace, streams: Streams) -> int:
     """Serve until stop or the end of the input."""
-    engine = load_engine(args.engine)
+    if args.mutant is not None:
+        engine = _mutant(args.mutant)
+    else:
+        engine = load_engine(DEFAULT_ENGINE if args.engine is None else args.engine)
     return serve(engine, _tolerant(streams.stdin), streams.stdout, stderr=streams.stderr)

@@ -3,8 +3,10 @@
 Every entry is built on the public seam of the reference, ``replace(STANDARD, field=...)``
 (:mod:`fiveup.reference.rules`), and names the rule ID it breaks. The catalogue holds:
 
-* the 36 wrong engines of the suite's own tests (``tests/wrong_engines/``), re-expressed here
-  so that the catalogue ships with the package;
+* the 36 wrong engines (:data:`WRONG_ENGINES`), each breaking one rule the way a real
+  third-party engine gets it wrong, with the telling cases that must catch it; the suite's own
+  tests certify each of them (``tests/test_wrong_engines.py``), in-process and served over the
+  process protocol (``fiveup engine --mutant NAME``);
 * every pair of entries of the refusal order swapped, neighbours or not (``ACTION_REFUSALS``
   and ``PLACEMENT_REFUSALS``); a swap that no case can observe is kept, marked ``equivalent``
   with the reason, and is not required to be killed;
@@ -44,6 +46,7 @@ __all__ = [
     "ACTION_ORDER",
     "CATALOGUE",
     "PLACEMENT_ORDER",
+    "WRONG_ENGINES",
     "Mutant",
     "mutant_named",
 ]
@@ -58,6 +61,9 @@ class Mutant:
 
     ``equivalent`` is empty for a mutant that a complete corpus must kill; otherwise it says
     why no case can tell the mutant from the reference, and the mutant is not required to die.
+    ``telling`` names, for a wrong engine, the most telling cases of the bundled corpus: each
+    of them must fail against it (more cases do), and at least one checks :attr:`rule` itself,
+    so that the wrong engine is caught by its rule and not by accident.
     """
 
     name: str
@@ -65,6 +71,7 @@ class Mutant:
     description: str
     rules: Rules
     equivalent: str = ""
+    telling: tuple[str, ...] = ()
 
     @property
     def required(self) -> bool:
@@ -123,7 +130,7 @@ def _index(refusals: Sequence[Refusal[_V, _X]], rule: str, nth: int = 0) -> int:
     return [i for i, refusal in enumerate(refusals) if refusal.rule == rule][nth]
 
 
-# --- the wrong engines of tests/wrong_engines/, re-expressed ---------------------------------
+# --- the wrong engines ------------------------------------------------------------------------
 
 
 def _cnt1_sums_connection_points(tile: Tile, occupied: Set[Slot]) -> tuple[int, ...]:
@@ -259,7 +266,7 @@ def _dropped(rule: str) -> tuple[Refusal[RoundView, Action], ...]:
 
 
 def _wrong_engines() -> list[Mutant]:
-    """The 36 wrong engines of ``tests/wrong_engines/``, in their file order."""
+    """The 36 wrong engines, one rule each, by name; each with its telling cases."""
     s = STANDARD
     return [
         Mutant(
@@ -267,24 +274,44 @@ def _wrong_engines() -> list[Mutant]:
             "CNT-1",
             "the sum is taken over the available connection points, not the counted ends",
             replace(s, contributions=_cnt1_sums_connection_points),
+            telling=(
+                "rule.layout.cnt-1.points-are-not-counted-ends",
+                "doc.layout.branches-1-2",
+                "doc.layout.doubles-4-4",
+            ),
         ),
         Mutant(
             "cnt2_zero_end_not_counted",
             "CNT-2",
             "a free end of value zero is not listed among the counted ends (OQ-22)",
             replace(s, contributions=_cnt2_zero_end_not_counted),
+            telling=(
+                "rule.layout.cnt-2.zero-end-counts-zero",
+                "rule.layout.cnt-2.zero-end-beside-five",
+                "doc.layout.sum-to-points-0-0",
+            ),
         ),
         Mutant(
             "cnt3_terminal_double_once",
             "CNT-3",
             "a terminal double counts one half (d) instead of both (2d)",
             replace(s, contributions=_cnt3_terminal_double_once),
+            telling=(
+                "rule.layout.cnt-3.terminal-double-no-line-side-sum-12",
+                "rule.layout.cnt-3.terminal-double-one-line-side",
+                "doc.layout.sum-to-points-6-6",
+            ),
         ),
         Mutant(
             "cnt4_internal_double_counts",
             "CNT-4",
             "an internal double still counts both halves",
             replace(s, contributions=_cnt4_internal_double_counts),
+            telling=(
+                "rule.layout.cnt-4.internal-double-counts-nothing",
+                "doc.layout.doubles-3-4",
+                "doc.layout.branches-1-2",
+            ),
         ),
         Mutant(
             "cnt5_unstarted_branch_counts",
@@ -292,84 +319,125 @@ def _wrong_engines() -> list[Mutant]:
             "branches counted before they start: each unstarted branch of an internal double "
             "counts the double's value",
             replace(s, contributions=_cnt5_unstarted_branch_counts),
+            telling=(
+                "rule.layout.cnt-5.unstarted-branch-zero-started-branch-outer-end",
+                "doc.layout.branches-1-2",
+                "doc.layout.branches-1-5",
+            ),
         ),
         Mutant(
             "drw1_draw_while_able",
             "DRW-1",
             "a player who can place a tile may draw instead (no DRW-1 refusal)",
             replace(s, action_refusals=_dropped("DRW-1")),
+            telling=(
+                "rule.round.illegal.draw-while-able-to-play",
+                "rule.round.illegal.opener-draws",
+                "rule.round.illegal.draw-while-able-boneyard-empty",
+            ),
         ),
         Mutant(
             "drw2_empty_boneyard_draw_passes",
             "DRW-2",
             "a draw from the empty boneyard is taken as a pass (no DRW-2 refusal)",
             replace(s, action_refusals=_dropped("DRW-2")),
+            telling=("rule.round.illegal.draw-from-empty-boneyard",),
         ),
         Mutant(
             "drw3_drawn_tile_not_pending",
             "DRW-3",
             "a drawn playable tile may wait in the hand (DRW-3 and DRW-4 never apply)",
             replace(s, drawn_tile_pending=False),
+            telling=(
+                "rule.round.illegal.other-tile-instead-of-drawn",
+                "rule.round.illegal.draw-again-after-playable-draw",
+                "rule.round.illegal.pass-after-playable-draw",
+            ),
         ),
         Mutant(
             "drw5_pass_with_tiles_in_boneyard",
             "DRW-5",
             "a player who cannot play may pass while the boneyard still has tiles",
             replace(s, action_refusals=_drw5_pass_refusals()),
+            telling=("rule.round.illegal.pass-with-tiles-in-boneyard",),
         ),
         Mutant(
             "end1_block_beats_going_out",
             "END-1",
             "a last tile that also leaves nobody able to play ends the round blocked (OQ-20)",
             replace(s, out_before_block=False),
+            telling=("rule.round.two-players.out-with-the-move-that-would-block",),
         ),
         Mutant(
             "end2_blocked_when_next_seat_stuck",
             "END-2",
             "the round is blocked as soon as the seat to act is stuck, though another can play",
             replace(s, can_go_on=_end2_seat_to_act_can_go_on),
+            telling=(
+                "rule.round.four-players.empty-boneyard-pass-not-blocked",
+                "rule.round.illegal.pass-after-block",
+            ),
         ),
         Mutant(
             "end4_out_wins_opponents_pips",
             "END-4",
             "the side that goes out is credited with the others' rounded pips (OQ-10)",
             replace(s, out_collects_penalties=True),
+            telling=(
+                "doc.round.last-tile-scored-normally",
+                "rule.round.two-players.out-after-drawing",
+            ),
         ),
         Mutant(
             "mat1_target_checked_mid_round",
             "MAT-1",
             "the target is checked after every placement, before the penalties (OQ-5)",
             replace(s, target_checked_mid_round=True),
+            telling=("rule.match.target-passed-mid-round-penalty-takes-it-back",),
         ),
         Mutant(
             "mat3_tie_at_top_first_side_wins",
             "MAT-3",
             "a tie at the top at or above the target is won by the lowest-numbered side",
             replace(s, match_winner=_mat3_first_side_wins),
+            telling=(
+                "rule.match.tie-at-top-another-round-decides",
+                "rule.match.partnerships-tied-then-decided",
+            ),
         ),
         Mutant(
             "mat4_exact_target_only",
             "MAT-4",
             "only a score of exactly 305 raw points (61 displayed) wins",
             replace(s, match_winner=_mat4_exact_target_only),
+            telling=(
+                "rule.match.score-above-target-accepted",
+                "rule.match.winner-of-a-round-opens-the-next",
+            ),
         ),
         Mutant(
             "mat5_score_floored_at_zero",
             "MAT-5",
             "scores floored at zero: a penalty is cut short to keep a score at 0 (OQ-4)",
             replace(s, score_floor=0),
+            telling=("rule.round.three-players.out-with-negative-score",),
         ),
         Mutant(
             "opn2_highest_double_opens",
             "OPN-2",
             "the holder of the highest double opens, not the seat given for the round",
             replace(s, opener=_opn2_highest_double_opens),
+            telling=("rule.round.two-players.out-after-drawing",),
         ),
         Mutant(
             "opn3_next_opener_rotates",
             "OPN-3",
             "the next round is opened by the seat after this round's opener",
             replace(s, next_opener=_opn3_rotating_opener),
+            telling=(
+                "rule.match.winner-of-a-round-opens-the-next",
+                "rule.match.next-round-opened-by-who-went-out",
+            ),
         ),
         Mutant(
             "opn5_opening_double_forced",
@@ -382,108 +450,184 @@ def _wrong_engines() -> list[Mutant]:
                     Refusal("OPN-5", _opn5_double_not_opened, _PLAY),
                 ),
             ),
+            telling=("rule.round.three-players.out-with-negative-score",),
         ),
         Mutant(
             "pen1_blocked_round_not_counted",
             "PEN-1",
             "a blocked round charges no penalty",
             replace(s, blocked_round_penalised=False),
+            telling=(
+                "rule.round.four-players.blocked",
+                "rule.round.illegal.pass-after-block",
+            ),
         ),
         Mutant(
             "pen2_remainder_three_rounds_down",
             "PEN-2",
             "the rounding boundary moved up: a remainder of 3 pips rounds down",
             replace(s, rounded_penalty=_pen2_three_rounds_down),
+            telling=(
+                "doc.scoring.penalty-3",
+                "doc.scoring.side-penalty-3-3",
+                "doc.round.partners-three-pips-each-lose-ten",
+            ),
         ),
         Mutant(
             "pen3_penalty_in_displayed_points",
             "PEN-3",
             "the rounded pips are divided by 5 before they are taken off a raw score",
             replace(s, deduction=_pen3_in_displayed_points),
+            telling=(
+                "doc.round.partners-three-pips-each-lose-ten",
+                "rule.round.three-players.out-with-negative-score",
+            ),
         ),
         Mutant(
             "pen4_partners_pips_merged",
             "PEN-4",
             "partners' pips are added up before rounding",
             replace(s, side_penalty=_pen4_merged),
+            telling=(
+                "doc.round.partners-three-pips-each-lose-ten",
+                "doc.scoring.side-penalty-3-3",
+            ),
         ),
         Mutant(
             "ply3_partners_side_by_side",
             "PLY-3",
             "the four-player partnerships are seats 0-1 and 2-3, not opposite (OQ-21)",
             replace(s, side_of=_ply3_side_by_side),
+            telling=(
+                "rule.round.four-players.out-partners-share-credit",
+                "doc.round.partners-three-pips-each-lose-ten",
+            ),
         ),
         Mutant(
             "scr1_last_tile_not_scored",
             "SCR-1",
             "the credit of the tile that empties a hand is never added",
             replace(s, scores_going_out=False),
+            telling=(
+                "doc.round.last-tile-scored-normally",
+                "rule.round.two-players.out-after-drawing",
+            ),
         ),
         Mutant(
             "scr2_credit_rounded_sum",
             "SCR-2",
             "a sum that is not a multiple of 5 is credited rounded to the nearest multiple",
             replace(s, credit=_scr2_rounded_sum),
+            telling=(
+                "doc.scoring.credit-12",
+                "doc.scoring.credit-14",
+                "doc.scoring.credit-17",
+                "rule.layout.scr-2.sum-17-earns-nothing",
+            ),
         ),
         Mutant(
             "scr3_credit_to_next_seat",
             "SCR-3",
             "a placement's credit goes to the side of the next seat",
             replace(s, credited_seat=_next_seat_scores),
+            telling=(
+                "rule.round.four-players.out-partners-share-credit",
+                "rule.round.three-players.out-with-negative-score",
+            ),
         ),
         Mutant(
             "set3_seven_tiles_dealt",
             "SET-3",
             "7 tiles are dealt to each player instead of 5",
             replace(s, hand_size=7),
+            telling=(
+                "rule.round.two-players.out-after-drawing",
+                "rule.round.four-players.out-partners-share-credit",
+            ),
         ),
         Mutant(
             "set4_last_two_tiles_held_back",
             "SET-4",
             "the last two boneyard tiles can never be drawn",
             replace(s, reserve=2),
+            telling=(
+                "rule.round.four-players.empty-boneyard-pass-not-blocked",
+                "rule.round.four-players.blocked",
+            ),
         ),
         Mutant(
             "spn1_only_first_double_spins",
             "SPN-1",
             "only the first double of the round is a spinner (OQ-25)",
             replace(s, spins=_spn1_only_first_double),
+            telling=(
+                "rule.layout.spn-1.double-in-branch",
+                "doc.layout.branches-0-5",
+                "rule.round.three-players.out-with-negative-score",
+            ),
         ),
         Mutant(
             "spn2_branch_after_one_line_side",
             "SPN-2",
             "a spinner's branches open once one line side is occupied",
             replace(s, open_slots=_spn2_branch_after_one_line_side),
+            telling=(
+                "rule.layout.spn-2.joined-double-branch-before-line-b-refused",
+                "rule.layout.spn-2.opening-double-one-line-side-refused",
+                "rule.round.illegal.branch-of-joined-double-before-line-b",
+            ),
         ),
         Mutant(
             "spn3_branch_a_before_branch_b",
             "SPN-3",
             "the branches of a spinner must be started in order, A then B",
             replace(s, open_slots=_spn3_branch_a_first),
+            telling=(
+                "rule.layout.spn-3.branch-b-first-leaves-branch-a-open",
+                "rule.layout.spn-3.branch-b-first-then-branch-a",
+                "doc.layout.branches-1-3",
+            ),
         ),
         Mutant(
             "spn4_double_in_branch_not_spinner",
             "SPN-4",
             "a double placed in a branch is not a spinner",
             replace(s, spins=_spn4_not_in_a_branch),
+            telling=(
+                "rule.layout.spn-4.double-in-branch-line-sides-then-branches",
+                "rule.layout.spn-4.double-in-branch-branch-before-line-b-refused",
+                "doc.layout.branches-0-5",
+            ),
         ),
         Mutant(
             "trn1_counterclockwise",
             "TRN-1",
             "turns pass counter-clockwise, from seat i to seat i - 1",
             replace(s, next_seat=_counterclockwise),
+            telling=(
+                "rule.round.illegal.out-of-turn-three-players",
+                "rule.round.three-players.drawn-tile-at-chosen-point",
+            ),
         ),
         Mutant(
             "trn2_draw_ends_turn",
             "TRN-2",
             "a draw that gives no playable tile ends the player's turn",
             replace(s, draw_keeps_turn=False),
+            telling=(
+                "rule.round.two-players.drawn-playable-tile-pending",
+                "rule.round.two-players.out-after-drawing",
+            ),
         ),
         Mutant(
             "trn3_acts_for_seat_to_play",
             "TRN-3",
             "an action by another seat is carried out for the seat to act (no TRN-3 refusal)",
             replace(s, action_refusals=_dropped("TRN-3")),
+            telling=(
+                "rule.round.illegal.out-of-turn",
+                "rule.round.illegal.wrong-seat-while-tile-pending",
+            ),
         ),
     ]
 
@@ -1022,6 +1166,13 @@ CATALOGUE: tuple[Mutant, ...] = (
 )
 """Every mutant shipped with the suite, in a fixed order; names are unique."""
 
+WRONG_ENGINES: tuple[Mutant, ...] = tuple(mutant for mutant in CATALOGUE if mutant.telling)
+"""The wrong engines: the mutants that name the telling cases that must catch them."""
+
+
+_SHOWN_NAME = 80
+"""The most characters of an unknown name an error message repeats."""
+
 
 def mutant_named(name: str) -> Mutant:
     """The mutant of the catalogue called ``name``; UsageError, with a suggestion, if none is."""
@@ -1031,4 +1182,5 @@ def mutant_named(name: str) -> Mutant:
     names = [mutant.name for mutant in CATALOGUE]
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
     hint = f"; did you mean {' or '.join(close)}?" if close else " (see fiveup mutants --list)"
-    raise UsageError(f"no mutant {name!r} in the catalogue{hint}")
+    shown = repr(name) if len(name) <= _SHOWN_NAME else f"{name[:_SHOWN_NAME]!r}..."
+    raise UsageError(f"no mutant {shown} in the catalogue{hint}")
