@@ -35,7 +35,7 @@ from typing import Any, Final, Protocol, cast
 
 import yaml
 
-from fiveup.contract.engine import JSON, Engine, EngineInfo, Level
+from fiveup.contract.engine import JSON, Engine, EngineInfo, Level, checks_observations
 from fiveup.errors import EngineError
 from fiveup.harness import shapes
 from fiveup.harness.corpus import Case
@@ -284,28 +284,6 @@ def _unrefused(level: Level, expected: dict[str, JSON]) -> dict[str, JSON] | Non
     return {key: None if key == "error" else value for key, value in expected.items()}
 
 
-def _agrees(
-    baseline: Engine, candidate: Engine, level: Level, request: dict[str, JSON],
-    expected: dict[str, JSON], observed: JSON,
-) -> bool:  # fmt: skip
-    """True when the runner would pass the candidate: every check of ``run_case``, quickly.
-
-    The observation follows its schema and equals the baseline's (:func:`_matches`), and a
-    refused action, replayed to its prefix, left the game as it was.
-    """
-    if not _matches(baseline, candidate, level, expected, observed):
-        return False
-    prefix = _replay(level, request, expected)
-    if prefix is None:
-        return True
-    before = candidate.run(level.value, prefix)
-    if _exactly_typed(baseline) and not getattr(candidate, "checks_observations", False):
-        unrefused = _unrefused(level, expected)
-        if unrefused is not None and _identical(before, unrefused):
-            return True  # the reference's own prefix observation, types and all
-    return _unchanged(candidate, level, expected, before)
-
-
 def _judged(
     candidate: Engine, levels: list[str], seed: int, index: int, level: Level,
     given: dict[str, JSON], expected: dict[str, JSON],
@@ -325,20 +303,58 @@ def fuzz_case(
     """Judge one case; None when the candidate passes it, the baseline's observation expected.
 
     A candidate that observes exactly what the baseline does passes without building the case
-    (:func:`_agrees` makes every check the runner makes); any other is judged by the runner.
-    ``expected`` is the baseline's observation when the caller has it already.
+    (:meth:`_Judge.agrees` makes every check the runner makes); any other is judged by the
+    runner. ``expected`` is the baseline's observation when the caller has it already.
     """
-    request = LEVELS[level].request(given)
-    if expected is None:
-        expected = baseline.run(level.value, request)
-    try:
-        if level.value in levels:
-            observed = candidate.run(level.value, request)
-            if _agrees(baseline, candidate, level, request, expected, observed):
+    return _Judge(baseline, candidate, levels, seed)(index, level, given, expected)
+
+
+class _Judge:
+    """:func:`fuzz_case` for the cases of one campaign, the engines' capabilities read once."""
+
+    def __init__(self, baseline: Engine, candidate: Engine, levels: list[str], seed: int) -> None:
+        self.baseline = baseline
+        self.candidate = candidate
+        self.levels = levels
+        self.seed = seed
+        self.exact = _exactly_typed(baseline) and not checks_observations(candidate)
+        """An observation that is the baseline's byte for byte passes (see :func:`_matches`)."""
+
+    def __call__(
+        self, index: int, level: Level, given: dict[str, JSON], expected: dict[str, JSON] | None
+    ) -> Found:
+        """Judge one case: None when the candidate passes it."""
+        request = LEVELS[level].request(given)
+        if expected is None:
+            expected = self.baseline.run(level.value, request)
+        try:
+            if level.value in self.levels and self.agrees(level, request, expected):
                 return None
-    except Exception:  # the runner below says what the engine did
-        pass
-    return _judged(candidate, levels, seed, index, level, given, expected)
+        except Exception:  # the runner below says what the engine did
+            pass
+        return _judged(self.candidate, self.levels, self.seed, index, level, given, expected)
+
+    def agrees(self, level: Level, request: dict[str, JSON], expected: dict[str, JSON]) -> bool:
+        """True when the runner would pass the candidate: every check of ``run_case``, quickly.
+
+        The observation follows its schema and equals the baseline's (:func:`_matches`), and a
+        refused action, replayed to its prefix, left the game as it was.
+        """
+        run = self.candidate.run
+        observed = run(level.value, request)
+        if not (self.exact and _identical(observed, expected)) and not _matches(
+            self.baseline, self.candidate, level, expected, observed
+        ):
+            return False
+        prefix = _replay(level, request, expected)
+        if prefix is None:
+            return True
+        before = run(level.value, prefix)
+        if self.exact:
+            unrefused = _unrefused(level, expected)
+            if unrefused is not None and _identical(before, unrefused):
+                return True  # the reference's own prefix observation, types and all
+        return _unchanged(self.candidate, level, expected, before)
 
 
 Found = tuple[Case, CaseResult] | None
@@ -605,10 +621,8 @@ def _campaign(
     if all(callable(getattr(candidate, name, None)) for name in ("submit", "collect")):
         verdicts = _Pipeline(baseline, candidate, declared, seed, cases).verdicts()
     else:
-        verdicts = (
-            (i, lv, fuzz_case(baseline, candidate, declared, seed, i, lv, given, expected))
-            for i, lv, given, expected in cases
-        )
+        judge = _Judge(baseline, candidate, declared, seed)
+        verdicts = ((i, lv, judge(i, lv, given, expected)) for i, lv, given, expected in cases)
     try:
         for index, level, found in verdicts:
             tally.cases += 1
