@@ -12,6 +12,7 @@ import yaml
 
 from fiveup.cli import main
 from fiveup.contract.engine import JSON, EngineInfo, Level
+from fiveup.contract.notation import Action
 from fiveup.fuzz.campaign import Shard, run_campaign
 from fiveup.fuzz.cases import LEVEL_WEIGHTS, observed_case, random_case
 from fiveup.harness.levels import LEVELS
@@ -397,7 +398,7 @@ def test_cases_draw_their_decks_levels_and_moves_as_the_standard_library_and_ref
         played, policy = Round(2, deck, 0), Round(2, deck, 0)
         length = seed % 50
         actions = cases._played(played, ours, length)
-        choose, chosen = random_policy(theirs), []
+        choose, chosen = random_policy(theirs), list[Action]()
         while not policy.over and len(chosen) < length:
             chosen.append(choose(policy))
             policy.apply(chosen[-1])
