@@ -31,11 +31,20 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import Any, Final, Protocol, cast
+from typing import Any, Final
 
 import yaml
 
-from fiveup.contract.engine import JSON, Engine, EngineInfo, Level, checks_observations
+from fiveup.contract.engine import (
+    JSON,
+    Engine,
+    EngineInfo,
+    Level,
+    Pipelined,
+    checks_observations,
+    pipelined,
+    unwrapped,
+)
 from fiveup.errors import EngineError
 from fiveup.harness import shapes
 from fiveup.harness.corpus import Case
@@ -167,12 +176,12 @@ def _same(observed: JSON, expected: JSON) -> bool:
 
 def _exactly_typed(engine: Engine) -> bool:
     """True for the reference engine: its observations follow their schemas by construction."""
-    return isinstance(getattr(engine, "engine", engine), ReferenceEngine)
+    return isinstance(unwrapped(engine), ReferenceEngine)
 
 
 def _standard_reference(engine: Engine) -> bool:
     """True for the reference engine playing the spec's rules (not a variant or a mutant)."""
-    inner = getattr(engine, "engine", engine)
+    inner = unwrapped(engine)
     return type(inner) is ReferenceEngine and inner.rules is STANDARD
 
 
@@ -233,7 +242,7 @@ def _matches(
     schema-valid observations is equality as JSON (the schemas keep integers and booleans
     apart), so a baseline other than the reference is checked too, or compared as JSON text.
     """
-    checked = getattr(candidate, "checks_observations", False)
+    checked = checks_observations(candidate)
     if not checked and _exactly_typed(baseline) and _identical(observed, expected):
         return True  # the very value of a schema-valid observation, types and all
     if not (checked or _conforms(level, observed)) or observed != expected:
@@ -266,7 +275,7 @@ def _replay(level: Level, request: dict[str, JSON], expected: JSON) -> dict[str,
 
 def _unchanged(candidate: Engine, level: Level, expected: JSON, before: JSON) -> bool:
     """The replayed prefix left the game as the refusal did (the runner's replay check)."""
-    checked = getattr(candidate, "checks_observations", False)
+    checked = checks_observations(candidate)
     if not (checked or _conforms(level, before)):
         return False
     keys = LEVELS[level].replayed
@@ -375,21 +384,6 @@ class _Job:
     """The observation its reply in flight may carry byte for byte."""
 
 
-class Pipelined(Protocol):
-    """An engine that can send a request and collect its reply later (a process engine)."""
-
-    def submit(
-        self, level: str, given: dict[str, JSON], known: dict[str, JSON] | None = None
-    ) -> None:
-        """Send one request; ``known``: a schema-valid observation the reply may carry."""
-
-    def collect(self, spin: float = 0.0) -> dict[str, JSON]:
-        """The observation of the reply in flight; ``known`` itself when the reply carries it.
-
-        ``spin``: seconds to poll for the reply before blocking.
-        """
-
-
 _SPIN: Final = 0.0002
 """Seconds to poll for a reply before blocking: the harness has made the next case and the
 engine is about to answer; being woken up instead costs tens of microseconds a request."""
@@ -407,11 +401,11 @@ class _Pipeline:
 
     def __init__(
         self, baseline: Engine, candidate: Engine, levels: list[str], seed: int,
-        cases: Iterator[_Made],
+        cases: Iterator[_Made], pipe: Pipelined,
     ) -> None:  # fmt: skip
         self.baseline = baseline
         self.candidate = candidate
-        self.pipe = cast(Pipelined, candidate)
+        self.pipe = pipe
         self.levels = levels
         self.seed = seed
         self.cases = cases
@@ -618,8 +612,9 @@ def _campaign(
         for index in indexes
         for level, given, observation in (observed_case(seed, index, players, chosen),)
     )
-    if all(callable(getattr(candidate, name, None)) for name in ("submit", "collect")):
-        verdicts = _Pipeline(baseline, candidate, declared, seed, cases).verdicts()
+    pipe = pipelined(candidate)
+    if pipe is not None:
+        verdicts = _Pipeline(baseline, candidate, declared, seed, cases, pipe).verdicts()
     else:
         judge = _Judge(baseline, candidate, declared, seed)
         verdicts = ((i, lv, judge(i, lv, given, expected)) for i, lv, given, expected in cases)
