@@ -433,3 +433,10 @@ def test_a_seed_makes_the_cases_divergences_and_fixture_files_it_always_made(
     for file in sorted(tmp_path.glob("*.yaml")):
         digest.update(file.name.encode() + file.read_bytes())
     assert digest.hexdigest() == _SEED_3_FOUND
+
+
+def test_a_fuzz_case_is_filed_under_a_rule_for_each_level_and_scoring_function() -> None:
+    from fiveup.fuzz import campaign
+
+    assert tuple(campaign._FUNCTION_RULE) == LEVELS[Level.SCORING].features
+    assert set(campaign._PRIMARY) == set(Level) - {Level.SCORING}

@@ -21,6 +21,7 @@ from fiveup.contract.engine import JSON, Level
 from fiveup.contract.notation import ALL_TILES, Action, Placement, Point, Tile, Verb
 from fiveup.contract.players import PLAYER_COUNTS, deal, side_count
 from fiveup.errors import IllegalMoveError
+from fiveup.harness.levels import LEVELS
 from fiveup.reference.engine import error_observation, layout_observation, round_observation
 from fiveup.reference.layout import Layout
 from fiveup.reference.match import Match
@@ -316,8 +317,12 @@ def _observed_match_case(
     return Level.MATCH, {"players": players, "scores": scores, "rounds": rounds}, observation
 
 
+_FUNCTIONS: Final = LEVELS[Level.SCORING].features
+"""The scoring functions, each a feature of the scoring level, in the order the level lists them."""
+
+
 def _scoring_case(rng: random.Random, players: int) -> tuple[Level, dict[str, JSON]]:
-    function = rng.choice(("credit", "displayed", "penalty", "side_penalty", "tally"))
+    function = rng.choice(_FUNCTIONS)
     value: JSON
     if function == "credit":
         value = rng.randrange(0, 61)
