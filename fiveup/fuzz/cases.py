@@ -240,9 +240,10 @@ def _observed_round_case(
             error = _refusal(round_.apply, wrong, len(actions))
             actions.append(wrong.text)
     given = {"players": players, **_start(deck, players), "opener": opener, "scores": scores}
+    given["actions"] = actions
     observation = round_observation(round_)
     observation["error"] = error
-    return Level.ROUND, {**given, "actions": actions}, observation
+    return Level.ROUND, given, observation
 
 
 _WHOLE: Final = 1 << 30
