@@ -19,7 +19,15 @@ from types import FrameType
 from typing import Any
 
 from fiveup import PROTOCOL_VERSION
-from fiveup.contract.engine import DEFAULT_ENGINE, ENTRY_POINT_GROUP, JSON, Engine, EngineInfo
+from fiveup.contract.engine import (
+    DEFAULT_ENGINE,
+    ENTRY_POINT_GROUP,
+    JSON,
+    Engine,
+    EngineInfo,
+    claimed_features,
+    closer,
+)
 from fiveup.contract.schemas import info_problem
 from fiveup.errors import EngineError, UsageError
 
@@ -84,8 +92,8 @@ def load_engine(name: str) -> Engine:
 
 def close_engine(engine: Engine | None) -> None:
     """Stop an engine that has a process behind it (its ``close``); others, and None, have none."""
-    close = getattr(engine, "close", None)
-    if callable(close):
+    close = closer(engine)
+    if close is not None:
         close()
 
 
@@ -136,7 +144,7 @@ class TimedEngine:
     @property
     def features(self) -> object:
         """The wrapped engine's optional ``features`` claim (None when it has none)."""
-        return getattr(self.engine, "features", None)
+        return claimed_features(self.engine)
 
     def info(self) -> EngineInfo:
         """The wrapped engine's identity."""
@@ -180,7 +188,7 @@ def handshake(engine: Engine) -> EngineInfo:
                 raise
             if engine.failed_starts >= engine.max_failed_starts:
                 raise
-    features = getattr(engine, "features", None)
+    features = claimed_features(engine)
     if isinstance(info, dict) and "features" not in info and features is not None:
         info = {**info, "features": features}  # a Python engine's optional attribute
     spoken = info.get("protocol", PROTOCOL_VERSION) if isinstance(info, dict) else None

@@ -15,7 +15,7 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from fiveup.contract.engine import JSON, Engine, Level
+from fiveup.contract.engine import JSON, Engine, Level, checks_observations
 from fiveup.errors import EngineError, UnsupportedCase
 
 from .attribution import case_rule, rule_of
@@ -120,7 +120,7 @@ _Ask = Callable[[dict[str, JSON]], JSON]
 def _asker(engine: Engine, level: Level, check_shape: ObservationCheck | None) -> _Ask:
     """Sends one request; an observation of the wrong shape is the engine's error."""
     check = check_shape
-    if check is None and not getattr(engine, "checks_observations", False):
+    if check is None and not checks_observations(engine):
         check = schema_problem
 
     def ask(request: dict[str, JSON]) -> JSON:

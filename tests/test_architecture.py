@@ -302,3 +302,47 @@ def test_the_rule_and_question_id_patterns_are_written_once_in_the_spec_index() 
     assert {name: found for name, found in writers.items() if found} == {
         SPEC_INDEX: ["[A-Z]{3}-", "OQ-[1-9]"]
     }
+
+
+def capability_reads(source: str) -> list[str]:
+    """Where ``source`` reads an optional engine capability by its name, as ``line N: name``.
+
+    The capabilities (:data:`fiveup.contract.engine.CAPABILITIES`) are read through the
+    contract's functions; a ``getattr`` or ``hasattr`` of one of their names is a second reader.
+    """
+    from fiveup.contract.engine import CAPABILITIES
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call) or len(node.args) < 2:
+            continue
+        called = getattr(node.func, "id", "")
+        name = node.args[1].value if isinstance(node.args[1], ast.Constant) else None
+        if called in ("getattr", "hasattr") and name in CAPABILITIES:
+            found.append(f"line {node.lineno}: {called}(..., {name!r})")
+    return found
+
+
+def test_only_the_contract_reads_an_engines_optional_capabilities() -> None:
+    readers = {
+        name: capability_reads(path.read_text(encoding="utf-8"))
+        for name, path in MODULES.items()
+        if not _inside(name, "fiveup.contract")
+    }
+    assert {name: found for name, found in readers.items() if found} == {}
+    assert capability_reads(MODULES["fiveup.contract.engine"].read_text(encoding="utf-8"))
+
+
+def test_the_capability_check_sees_each_kind_of_read() -> None:
+    source = (
+        'a = getattr(engine, "close", None)\n'
+        'b = hasattr(candidate, "submit")\n'
+        'c = getattr(inner, "engine", inner)\n'
+        'd = getattr(streams.stderr, "isatty", None)\n'
+        "e = getattr(rules, field.name)\n"
+    )
+    assert capability_reads(source) == [
+        "line 1: getattr(..., 'close')",
+        "line 2: hasattr(..., 'submit')",
+        "line 3: getattr(..., 'engine')",
+    ]

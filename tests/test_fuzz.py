@@ -12,6 +12,7 @@ import yaml
 
 from fiveup.cli import main
 from fiveup.contract.engine import JSON, EngineInfo, Level
+from fiveup.contract.notation import Action
 from fiveup.fuzz.campaign import Shard, run_campaign
 from fiveup.fuzz.cases import LEVEL_WEIGHTS, observed_case, random_case
 from fiveup.harness.levels import LEVELS
@@ -378,3 +379,64 @@ def test_a_timed_candidate_that_hangs_is_cut_off_case_by_case() -> None:
     assert all("did not answer within 0.05 s" in d.result.message for d in tally.divergences)
     assert signal.getsignal(signal.SIGALRM) is before, "the handler is put back"
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_cases_draw_their_decks_levels_and_moves_as_the_standard_library_and_reference_do() -> None:
+    import random
+
+    from fiveup.fuzz import cases
+    from fiveup.reference.match import random_policy
+    from fiveup.reference.round import Round, shuffled_deck
+
+    for seed in range(300):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        assert cases._shuffled_deck(ours) == shuffled_deck(theirs)
+        levels = tuple(LEVEL_WEIGHTS)[seed % 5 :] or (Level.MOVES,)
+        weights = [LEVEL_WEIGHTS[level] for level in levels]
+        assert cases._level(ours, levels) is theirs.choices(levels, weights)[0]
+        deck = shuffled_deck(random.Random(seed))
+        played, policy = Round(2, deck, 0), Round(2, deck, 0)
+        length = seed % 50
+        actions = cases._played(played, ours, length)
+        choose, chosen = random_policy(theirs), list[Action]()
+        while not policy.over and len(chosen) < length:
+            chosen.append(choose(policy))
+            policy.apply(chosen[-1])
+        assert actions == chosen and played.over == policy.over
+        assert ours.getstate() == theirs.getstate()
+
+
+# Pinned from the campaign before its speed-ups (issue 15): a seed makes the same cases, the same
+# divergences and byte for byte the same fixture files from one release to the next.
+_SEED_3_CASES = "dd33fb05957118074fa30cbf3708d1fa5336a2b18d701b8969c1e7882d5c8448"
+_SEED_3_FOUND = "b82218be95368b43a893dda178d0b3cc684cd45070ad8f256081b98d4e7e438a"
+
+
+def test_a_seed_makes_the_cases_divergences_and_fixture_files_it_always_made(
+    tmp_path: Path,
+) -> None:
+    import hashlib
+
+    made = hashlib.sha256()
+    for index in range(240):
+        level, given, seen = observed_case(3, index)
+        made.update(json.dumps([level.value, given, seen]).encode())
+    assert made.hexdigest() == _SEED_3_CASES
+    found = run_campaign(ReferenceEngine(), _wrong(), 3, range(150), out=tmp_path, keep=None)
+    assert (found.cases, found.rounds, len(found.divergences)) == (150, 75, 29)
+    assert found.by_level == {"layout": 40, "match": 13, "moves": 14, "round": 75, "scoring": 8}
+    digest = hashlib.sha256()
+    for d in found.divergences:
+        digest.update(
+            f"{d.index} {d.kind} {d.case.id} {d.result.status.value} {d.result.rule}\n".encode()
+        )
+    for file in sorted(tmp_path.glob("*.yaml")):
+        digest.update(file.name.encode() + file.read_bytes())
+    assert digest.hexdigest() == _SEED_3_FOUND
+
+
+def test_a_fuzz_case_is_filed_under_a_rule_for_each_level_and_scoring_function() -> None:
+    from fiveup.fuzz import campaign
+
+    assert tuple(campaign._FUNCTION_RULE) == LEVELS[Level.SCORING].features
+    assert set(campaign._PRIMARY) == set(Level) - {Level.SCORING}

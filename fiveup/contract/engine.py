@@ -12,16 +12,23 @@ and an engine in another language are checked by the same case runner.
 from __future__ import annotations
 
 import enum
-from typing import Any, Final, NotRequired, Protocol, TypedDict, runtime_checkable
+from collections.abc import Callable
+from typing import Any, Final, NotRequired, Protocol, TypedDict, cast, runtime_checkable
 
 __all__ = [
+    "CAPABILITIES",
     "DEFAULT_ENGINE",
     "ENTRY_POINT_GROUP",
     "JSON",
     "Engine",
     "EngineInfo",
     "Level",
+    "Pipelined",
     "checks_observations",
+    "claimed_features",
+    "closer",
+    "pipelined",
+    "unwrapped",
     "validates_requests",
 ]
 
@@ -75,11 +82,21 @@ class Engine(Protocol):
     action the rules forbid inside the observation (``error`` with the rule ID), not by raising;
     an exception means the engine itself failed.
 
-    Optional capabilities are attributes beyond these two, read only through the functions of
-    this module: :func:`validates_requests`, :func:`checks_observations`. An engine that
-    implements only some features of a level claims them in ``info()["features"]``
-    (``["scoring.credit"]``) or carries them as a ``features`` attribute (a list of the same
-    strings); the harness sends it only the cases of what it claims.
+    Optional capabilities are attributes beyond these two (:data:`CAPABILITIES`), read only
+    through the functions of this module, never by name elsewhere:
+
+    - ``features`` (:func:`claimed_features`): an engine that implements only some features of
+      a level claims them in ``info()["features"]`` (``["scoring.credit"]``) or carries them as
+      a ``features`` attribute (a list of the same strings); the harness sends it only the cases
+      of what it claims;
+    - ``validates_requests = True`` (:func:`validates_requests`): it checks each request itself;
+    - ``checks_observations = True`` (:func:`checks_observations`): its observations are
+      already shape-checked;
+    - ``close()`` (:func:`closer`): something to stop behind it, such as a process;
+    - ``submit`` and ``collect`` (:func:`pipelined`, :class:`Pipelined`): a request can be sent
+      and its reply collected later;
+    - ``engine`` (:func:`unwrapped`): it runs another engine (a time limit around it, for
+      instance), which the harness may look through.
     """
 
     def info(self) -> EngineInfo:
@@ -92,6 +109,60 @@ class Engine(Protocol):
 
 
 # Optional capabilities: attributes an engine may have beyond the two methods, each read here.
+
+CAPABILITIES: Final = (
+    "features",
+    "validates_requests",
+    "checks_observations",
+    "close",
+    "submit",
+    "collect",
+    "engine",
+)
+"""The names of the optional capabilities, read by the functions below and nowhere else."""
+
+
+@runtime_checkable
+class Pipelined(Protocol):
+    """An engine that can send a request and collect its reply later (a process engine)."""
+
+    def submit(
+        self, level: str, given: dict[str, JSON], known: dict[str, JSON] | None = None
+    ) -> None:
+        """Send one request; ``known``: a schema-valid observation the reply may carry."""
+
+    def collect(self, spin: float = 0.0) -> dict[str, JSON]:
+        """The observation of the reply in flight; ``known`` itself when the reply carries it.
+
+        ``spin``: seconds to poll for the reply before blocking.
+        """
+
+
+def claimed_features(engine: object) -> JSON:
+    """The engine's optional ``features`` attribute as it is (None when it has none).
+
+    Unchecked: the handshake adds it to an ``info()`` that names no features, then judges the
+    whole as the ``ready`` message.
+    """
+    return getattr(engine, "features", None)
+
+
+def closer(engine: object) -> Callable[[], object] | None:
+    """The engine's ``close`` when it has one to call (a process engine), else None."""
+    close = getattr(engine, "close", None)
+    return cast(Callable[[], object], close) if callable(close) else None
+
+
+def pipelined(engine: object) -> Pipelined | None:
+    """The engine, when it can ``submit`` a request and ``collect`` its reply later; else None."""
+    if callable(getattr(engine, "submit", None)) and callable(getattr(engine, "collect", None)):
+        return cast(Pipelined, engine)
+    return None
+
+
+def unwrapped(engine: object) -> object:
+    """The engine a wrapper runs (its ``engine`` attribute), or the engine itself."""
+    return getattr(engine, "engine", engine)
 
 
 def validates_requests(engine: object) -> bool:

@@ -31,11 +31,20 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import Any, Final, Protocol, cast
+from typing import Any, Final
 
 import yaml
 
-from fiveup.contract.engine import JSON, Engine, EngineInfo, Level
+from fiveup.contract.engine import (
+    JSON,
+    Engine,
+    EngineInfo,
+    Level,
+    Pipelined,
+    checks_observations,
+    pipelined,
+    unwrapped,
+)
 from fiveup.errors import EngineError
 from fiveup.harness import shapes
 from fiveup.harness.corpus import Case
@@ -167,12 +176,12 @@ def _same(observed: JSON, expected: JSON) -> bool:
 
 def _exactly_typed(engine: Engine) -> bool:
     """True for the reference engine: its observations follow their schemas by construction."""
-    return isinstance(getattr(engine, "engine", engine), ReferenceEngine)
+    return isinstance(unwrapped(engine), ReferenceEngine)
 
 
 def _standard_reference(engine: Engine) -> bool:
     """True for the reference engine playing the spec's rules (not a variant or a mutant)."""
-    inner = getattr(engine, "engine", engine)
+    inner = unwrapped(engine)
     return type(inner) is ReferenceEngine and inner.rules is STANDARD
 
 
@@ -233,7 +242,7 @@ def _matches(
     schema-valid observations is equality as JSON (the schemas keep integers and booleans
     apart), so a baseline other than the reference is checked too, or compared as JSON text.
     """
-    checked = getattr(candidate, "checks_observations", False)
+    checked = checks_observations(candidate)
     if not checked and _exactly_typed(baseline) and _identical(observed, expected):
         return True  # the very value of a schema-valid observation, types and all
     if not (checked or _conforms(level, observed)) or observed != expected:
@@ -266,7 +275,7 @@ def _replay(level: Level, request: dict[str, JSON], expected: JSON) -> dict[str,
 
 def _unchanged(candidate: Engine, level: Level, expected: JSON, before: JSON) -> bool:
     """The replayed prefix left the game as the refusal did (the runner's replay check)."""
-    checked = getattr(candidate, "checks_observations", False)
+    checked = checks_observations(candidate)
     if not (checked or _conforms(level, before)):
         return False
     keys = LEVELS[level].replayed
@@ -282,28 +291,6 @@ def _unrefused(level: Level, expected: dict[str, JSON]) -> dict[str, JSON] | Non
     if set(expected) != {*LEVELS[level].replayed, "error"}:
         return None
     return {key: None if key == "error" else value for key, value in expected.items()}
-
-
-def _agrees(
-    baseline: Engine, candidate: Engine, level: Level, request: dict[str, JSON],
-    expected: dict[str, JSON], observed: JSON,
-) -> bool:  # fmt: skip
-    """True when the runner would pass the candidate: every check of ``run_case``, quickly.
-
-    The observation follows its schema and equals the baseline's (:func:`_matches`), and a
-    refused action, replayed to its prefix, left the game as it was.
-    """
-    if not _matches(baseline, candidate, level, expected, observed):
-        return False
-    prefix = _replay(level, request, expected)
-    if prefix is None:
-        return True
-    before = candidate.run(level.value, prefix)
-    if _exactly_typed(baseline) and not getattr(candidate, "checks_observations", False):
-        unrefused = _unrefused(level, expected)
-        if unrefused is not None and _identical(before, unrefused):
-            return True  # the reference's own prefix observation, types and all
-    return _unchanged(candidate, level, expected, before)
 
 
 def _judged(
@@ -325,20 +312,58 @@ def fuzz_case(
     """Judge one case; None when the candidate passes it, the baseline's observation expected.
 
     A candidate that observes exactly what the baseline does passes without building the case
-    (:func:`_agrees` makes every check the runner makes); any other is judged by the runner.
-    ``expected`` is the baseline's observation when the caller has it already.
+    (:meth:`_Judge.agrees` makes every check the runner makes); any other is judged by the
+    runner. ``expected`` is the baseline's observation when the caller has it already.
     """
-    request = LEVELS[level].request(given)
-    if expected is None:
-        expected = baseline.run(level.value, request)
-    try:
-        if level.value in levels:
-            observed = candidate.run(level.value, request)
-            if _agrees(baseline, candidate, level, request, expected, observed):
+    return _Judge(baseline, candidate, levels, seed)(index, level, given, expected)
+
+
+class _Judge:
+    """:func:`fuzz_case` for the cases of one campaign, the engines' capabilities read once."""
+
+    def __init__(self, baseline: Engine, candidate: Engine, levels: list[str], seed: int) -> None:
+        self.baseline = baseline
+        self.candidate = candidate
+        self.levels = levels
+        self.seed = seed
+        self.exact = _exactly_typed(baseline) and not checks_observations(candidate)
+        """An observation that is the baseline's byte for byte passes (see :func:`_matches`)."""
+
+    def __call__(
+        self, index: int, level: Level, given: dict[str, JSON], expected: dict[str, JSON] | None
+    ) -> Found:
+        """Judge one case: None when the candidate passes it."""
+        request = LEVELS[level].request(given)
+        if expected is None:
+            expected = self.baseline.run(level.value, request)
+        try:
+            if level.value in self.levels and self.agrees(level, request, expected):
                 return None
-    except Exception:  # the runner below says what the engine did
-        pass
-    return _judged(candidate, levels, seed, index, level, given, expected)
+        except Exception:  # the runner below says what the engine did
+            pass
+        return _judged(self.candidate, self.levels, self.seed, index, level, given, expected)
+
+    def agrees(self, level: Level, request: dict[str, JSON], expected: dict[str, JSON]) -> bool:
+        """True when the runner would pass the candidate: every check of ``run_case``, quickly.
+
+        The observation follows its schema and equals the baseline's (:func:`_matches`), and a
+        refused action, replayed to its prefix, left the game as it was.
+        """
+        run = self.candidate.run
+        observed = run(level.value, request)
+        if not (self.exact and _identical(observed, expected)) and not _matches(
+            self.baseline, self.candidate, level, expected, observed
+        ):
+            return False
+        prefix = _replay(level, request, expected)
+        if prefix is None:
+            return True
+        before = run(level.value, prefix)
+        if self.exact:
+            unrefused = _unrefused(level, expected)
+            if unrefused is not None and _identical(before, unrefused):
+                return True  # the reference's own prefix observation, types and all
+        return _unchanged(self.candidate, level, expected, before)
 
 
 Found = tuple[Case, CaseResult] | None
@@ -359,21 +384,6 @@ class _Job:
     """The observation its reply in flight may carry byte for byte."""
 
 
-class Pipelined(Protocol):
-    """An engine that can send a request and collect its reply later (a process engine)."""
-
-    def submit(
-        self, level: str, given: dict[str, JSON], known: dict[str, JSON] | None = None
-    ) -> None:
-        """Send one request; ``known``: a schema-valid observation the reply may carry."""
-
-    def collect(self, spin: float = 0.0) -> dict[str, JSON]:
-        """The observation of the reply in flight; ``known`` itself when the reply carries it.
-
-        ``spin``: seconds to poll for the reply before blocking.
-        """
-
-
 _SPIN: Final = 0.0002
 """Seconds to poll for a reply before blocking: the harness has made the next case and the
 engine is about to answer; being woken up instead costs tens of microseconds a request."""
@@ -391,11 +401,11 @@ class _Pipeline:
 
     def __init__(
         self, baseline: Engine, candidate: Engine, levels: list[str], seed: int,
-        cases: Iterator[_Made],
+        cases: Iterator[_Made], pipe: Pipelined,
     ) -> None:  # fmt: skip
         self.baseline = baseline
         self.candidate = candidate
-        self.pipe = cast(Pipelined, candidate)
+        self.pipe = pipe
         self.levels = levels
         self.seed = seed
         self.cases = cases
@@ -602,13 +612,12 @@ def _campaign(
         for index in indexes
         for level, given, observation in (observed_case(seed, index, players, chosen),)
     )
-    if all(callable(getattr(candidate, name, None)) for name in ("submit", "collect")):
-        verdicts = _Pipeline(baseline, candidate, declared, seed, cases).verdicts()
+    pipe = pipelined(candidate)
+    if pipe is not None:
+        verdicts = _Pipeline(baseline, candidate, declared, seed, cases, pipe).verdicts()
     else:
-        verdicts = (
-            (i, lv, fuzz_case(baseline, candidate, declared, seed, i, lv, given, expected))
-            for i, lv, given, expected in cases
-        )
+        judge = _Judge(baseline, candidate, declared, seed)
+        verdicts = ((i, lv, judge(i, lv, given, expected)) for i, lv, given, expected in cases)
     try:
         for index, level, found in verdicts:
             tally.cases += 1

@@ -12,17 +12,20 @@ reached by legal actions (now and then followed by a refused one) and a small de
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from collections.abc import Callable
+from itertools import accumulate
 from typing import Final, TypeVar
 
 from fiveup.contract.engine import JSON, Level
 from fiveup.contract.notation import ALL_TILES, Action, Placement, Point, Tile, Verb
 from fiveup.contract.players import PLAYER_COUNTS, deal, side_count
 from fiveup.errors import IllegalMoveError
+from fiveup.harness.levels import LEVELS
 from fiveup.reference.engine import error_observation, layout_observation, round_observation
 from fiveup.reference.layout import Layout
-from fiveup.reference.match import Match, random_policy
-from fiveup.reference.round import Round, shuffled_deck
+from fiveup.reference.match import Match
+from fiveup.reference.round import Round
 
 __all__ = ["LEVEL_WEIGHTS", "observed_case", "random_case"]
 
@@ -37,6 +40,39 @@ LEVEL_WEIGHTS: Final = {
 _ILLEGAL = 0.3
 _X = TypeVar("_X", Placement, Action)
 _POINTS: Final = [Point(tile, slot) for tile in ALL_TILES for slot in tile.slots()]
+_SWAPS: Final = tuple((i, (i + 1).bit_length()) for i in range(len(ALL_TILES) - 1, 0, -1))
+"""For each place of a shuffle, from the last: the place and the bits of a draw below it + 1."""
+
+
+def _shuffled_deck(rng: random.Random) -> list[Tile]:
+    """:func:`~fiveup.reference.round.shuffled_deck`: ``rng.shuffle`` of the canonical order.
+
+    Drawn as ``random.Random.shuffle`` draws, without a call per place (each swap partner is
+    ``getrandbits`` of the bits of its bound, drawn again while above it); a test holds the two
+    equal.
+    """
+    deck = list(ALL_TILES)
+    bits = rng.getrandbits
+    for i, k in _SWAPS:
+        j = bits(k)
+        while j > i:
+            j = bits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+_CUMULATIVE: dict[tuple[Level, ...], tuple[list[int], float]] = {}
+"""The cumulative weights of each choice of levels, and their total, as ``rng.choices`` sums."""
+
+
+def _level(rng: random.Random, choices: tuple[Level, ...]) -> Level:
+    """``rng.choices(choices, weights)[0]`` for the levels' weights, drawn as it draws."""
+    found = _CUMULATIVE.get(choices)
+    if found is None:
+        cumulative = list(accumulate(LEVEL_WEIGHTS[level] for level in choices))
+        found = _CUMULATIVE[choices] = (cumulative, cumulative[-1] + 0.0)
+    cumulative, total = found
+    return choices[bisect(cumulative, rng.random() * total, 0, len(choices) - 1)]
 
 
 def _refusal(play: Callable[[_X], object], wrong: _X, at: int) -> JSON:
@@ -125,27 +161,60 @@ def _illegal_action(round_: Round, rng: random.Random) -> Action | None:
     return None
 
 
-_ACTION_TEXTS: dict[int, tuple[Action, str]] = {}
-"""Texts of the actions the rounds hand out (shared instances), by identity; each entry keeps
-its action alive, so no other object can take its id."""
+_ACTION_TEXTS: dict[int, str] = {}
+"""Texts of the actions the rounds hand out (shared instances), by identity."""
+_KEPT: list[Action] = []
+"""Every action of :data:`_ACTION_TEXTS`, kept alive so that no other object can take its id."""
 
 
-def _text_of(action: Action) -> str:
-    found = _ACTION_TEXTS.get(id(action))
-    if found is not None and found[0] is action:
-        return found[1]
-    text = action.text
-    if len(_ACTION_TEXTS) < 1 << 16:
-        _ACTION_TEXTS[id(action)] = (action, text)
-    return text
+def _texts_of(actions: list[Action]) -> list[str]:
+    """The texts of ``actions``, looked up by identity: a round hands out shared objects."""
+    try:
+        return list(map(_ACTION_TEXTS.__getitem__, map(id, actions)))
+    except KeyError:
+        pass
+    texts = []
+    for action in actions:
+        text = _ACTION_TEXTS.get(id(action))
+        if text is None:
+            text = action.text
+            if len(_KEPT) < 1 << 16:
+                _KEPT.append(action)
+                _ACTION_TEXTS[id(action)] = text
+        texts.append(text)
+    return texts
 
 
-_TILE_TEXTS: Final = {tile: tile.text for tile in ALL_TILES}
+def _played(round_: Round, rng: random.Random, length: int) -> list[Action]:
+    """Up to ``length`` random actions, applied in turn: the round played by ``random_policy``.
+
+    The choice is :func:`~fiveup.reference.match.random_policy`'s, ``moves[int(rng.random() *
+    len(moves))]``, without a call per action; a round has legal actions exactly while it is
+    not over.
+    """
+    draw = rng.random
+    legal, apply = round_.legal_action_list, round_.apply
+    actions: list[Action] = []
+    add = actions.append
+    moves = legal()
+    while moves and len(actions) < length:
+        action = moves[int(draw() * len(moves))]
+        apply(action)
+        add(action)
+        moves = legal()
+    return actions
+
+
+_TILE_TEXTS: Final = {id(tile): tile.text for tile in ALL_TILES}
+"""The texts of the set's tiles, by identity (a shuffled deck holds the shared instances)."""
 
 
 def _start(deck: list[Tile], players: int) -> dict[str, JSON]:
-    texts = _TILE_TEXTS
-    hands, boneyard = deal([texts[t] for t in deck], players)
+    try:
+        texts = list(map(_TILE_TEXTS.__getitem__, map(id, deck)))
+    except KeyError:
+        texts = [tile.text for tile in deck]
+    hands, boneyard = deal(texts, players)
     return {"hands": hands, "boneyard": boneyard}
 
 
@@ -158,18 +227,12 @@ def _observed_round_case(
     rng: random.Random, players: int
 ) -> tuple[Level, dict[str, JSON], dict[str, JSON]]:
     """A round case and the standard reference's observation of it (it was just played)."""
-    deck = shuffled_deck(rng)
+    deck = _shuffled_deck(rng)
     opener = rng.randrange(players)
     scores = _scores(rng, players)
     round_ = Round(players, deck, opener, scores)
-    choose = random_policy(rng)
     length = 10**6 if rng.random() < 0.6 else rng.randrange(0, 40)
-    actions: list[str] = []
-    apply, text_of, add = round_.apply, _text_of, actions.append
-    while not round_.over and len(actions) < length:
-        action = choose(round_)
-        apply(action)
-        add(text_of(action))
+    actions = _texts_of(_played(round_, rng, length))
     error: JSON = None
     if rng.random() < _ILLEGAL:
         wrong = _illegal_action(round_, rng)
@@ -177,28 +240,24 @@ def _observed_round_case(
             error = _refusal(round_.apply, wrong, len(actions))
             actions.append(wrong.text)
     given = {"players": players, **_start(deck, players), "opener": opener, "scores": scores}
+    given["actions"] = actions
     observation = round_observation(round_)
     observation["error"] = error
-    return Level.ROUND, {**given, "actions": actions}, observation
+    return Level.ROUND, given, observation
 
 
+_WHOLE: Final = 1 << 30
+"""More actions than any round takes: play it to its end."""
 _MOVES_DEPTH = 3
 """The deepest random move count: a few thousand sequences at most, played in milliseconds."""
 
 
 def _moves_case(rng: random.Random, players: int) -> tuple[Level, dict[str, JSON]]:
-    deck = shuffled_deck(rng)
+    deck = _shuffled_deck(rng)
     opener = rng.randrange(players)
     scores = _scores(rng, players)
     round_ = Round(players, deck, opener, scores)
-    choose = random_policy(rng)
-    actions: list[str] = []
-    for _ in range(rng.randrange(0, 40)):
-        if round_.over:
-            break
-        action = choose(round_)
-        round_.apply(action)
-        actions.append(action.text)
+    actions = _texts_of(_played(round_, rng, rng.randrange(0, 40)))
     if rng.random() < _ILLEGAL / 3:
         wrong = _illegal_action(round_, rng)
         if wrong is not None:
@@ -212,7 +271,7 @@ def _match_round(
     match: Match, rng: random.Random, players: int
 ) -> tuple[dict[str, JSON], Round | IllegalMoveError]:
     """The next round of a match, played to its end; or why it cannot start."""
-    deck = shuffled_deck(rng)
+    deck = _shuffled_deck(rng)
     needs_opener = match.next_opener is None
     opener = rng.randrange(players) if needs_opener or rng.random() < 0.05 else None
     item: dict[str, JSON] = _start(deck, players)
@@ -223,13 +282,7 @@ def _match_round(
     except IllegalMoveError as exc:
         item["actions"] = []
         return item, exc
-    choose = random_policy(rng)
-    actions: list[str] = []
-    while not round_.over:
-        action = choose(round_)
-        round_.apply(action)
-        actions.append(_text_of(action))
-    item["actions"] = actions
+    item["actions"] = _texts_of(_played(round_, rng, _WHOLE))
     return item, round_
 
 
@@ -265,8 +318,12 @@ def _observed_match_case(
     return Level.MATCH, {"players": players, "scores": scores, "rounds": rounds}, observation
 
 
+_FUNCTIONS: Final = LEVELS[Level.SCORING].features
+"""The scoring functions, each a feature of the scoring level, in the order the level lists them."""
+
+
 def _scoring_case(rng: random.Random, players: int) -> tuple[Level, dict[str, JSON]]:
-    function = rng.choice(("credit", "displayed", "penalty", "side_penalty", "tally"))
+    function = rng.choice(_FUNCTIONS)
     value: JSON
     if function == "credit":
         value = rng.randrange(0, 61)
@@ -310,8 +367,7 @@ def observed_case(
     rng = random.Random(f"fiveup-fuzz:{seed}:{index}")
     choices = tuple(level for level in (levels or LEVEL_WEIGHTS) if level in LEVEL_WEIGHTS)
     choices = choices or tuple(LEVEL_WEIGHTS)
-    weights = [LEVEL_WEIGHTS[level] for level in choices]
-    level = rng.choices(choices, weights)[0]
+    level = _level(rng, choices)
     count = players if players is not None else rng.choice(PLAYER_COUNTS)
     if level is Level.ROUND:
         return _observed_round_case(rng, count)
