@@ -304,3 +304,11 @@ def test_the_rule_and_question_id_patterns_are_written_once_in_the_spec_index() 
     assert {name: found for name, found in writers.items() if found} == {
         SPEC_INDEX: ["[A-Z]{3}-", "OQ-[1-9]"]
     }
+
+
+def test_the_only_module_called_rules_is_the_references_seam() -> None:
+    # The spec's rules are read by fiveup.harness.spec_index; a second "rules" module was
+    # confused with the seam.
+    assert [name for name in MODULES if name.rsplit(".", 1)[-1] == "rules"] == [
+        "fiveup.reference.rules"
+    ]

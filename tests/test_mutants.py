@@ -24,7 +24,7 @@ from fiveup.cli import mutants as mutants_command
 from fiveup.contract.engine import Level
 from fiveup.harness.certify import certify
 from fiveup.harness.corpus import load_corpus
-from fiveup.harness.rules import spec_rules
+from fiveup.harness.spec_index import spec_rules
 from fiveup.mutants import CATALOGUE, Mutant, measure, mutant_named
 from fiveup.mutants.catalogue import ACTION_ORDER, PLACEMENT_ORDER
 from fiveup.reference import STANDARD, ReferenceEngine
