@@ -21,7 +21,7 @@ from .spec_index import spec_rules, spec_sections
 
 _ORDER = tuple(level.value for level in LEVELS)
 
-Tally = Callable[[int], str]
+TallyWriter = Callable[[int], str]
 """Writes a raw score as the documents' paper tally (``fiveup.cli.tally.tally_text``)."""
 
 _SCORES_PATH = re.compile(r"(^|/)scores(/\d+)?$")
@@ -39,7 +39,7 @@ RULE_COUNTS: Final = (
 """What the per-rule counts of every report count (a fixture's ``rules:`` may list many)."""
 
 
-def tally_of(value: JSON, tally: Tally) -> str:
+def tally_of(value: JSON, tally: TallyWriter) -> str:
     """A score (or a list of scores) as tallies; what the tally cannot record stays a number.
 
     The tally records non-negative multiples of 5 (TAL-1); an engine may report anything.
@@ -58,7 +58,7 @@ def tally_of(value: JSON, tally: Tally) -> str:
     return value if isinstance(value, str) else json.dumps(value)[:300]
 
 
-def score_tallies(diff: Difference, tally: Tally) -> str:
+def score_tallies(diff: Difference, tally: TallyWriter) -> str:
     """``expected [...], got [...]`` as tallies for a difference in scores, else empty."""
     if not _SCORES_PATH.search(diff.path):
         return ""
@@ -388,7 +388,7 @@ def _tallies(model: ReportModel, verbose: bool = True) -> list[str]:
     return out
 
 
-def _case_lines(o: Outcome, engine_args: list[str], tally: Tally | None = None) -> list[str]:
+def _case_lines(o: Outcome, engine_args: list[str], tally: TallyWriter | None = None) -> list[str]:
     """The block that tells one case that did not pass (scores as tallies with ``tally``)."""
     case = o.result.case
     out = [
@@ -421,7 +421,7 @@ def _case_lines(o: Outcome, engine_args: list[str], tally: Tally | None = None) 
     return out
 
 
-def _not_passed(model: ReportModel, engine_args: list[str], tally: Tally | None) -> list[str]:
+def _not_passed(model: ReportModel, engine_args: list[str], tally: TallyWriter | None) -> list[str]:
     out: list[str] = []
     first_with: dict[str, str] = {}
     for o in model.failing:
@@ -479,7 +479,7 @@ def fresh_line(run: Run) -> str:
     return text
 
 
-def _fresh(model: ReportModel, engine_args: list[str], tally: Tally | None) -> list[str]:
+def _fresh(model: ReportModel, engine_args: list[str], tally: TallyWriter | None) -> list[str]:
     run = model.run
     if not run.fresh:
         return []
@@ -490,7 +490,7 @@ def _fresh(model: ReportModel, engine_args: list[str], tally: Tally | None) -> l
 
 
 def text_report(
-    run: Run, engine_args: list[str], *, tally: Tally | None = None, verbose: bool = False
+    run: Run, engine_args: list[str], *, tally: TallyWriter | None = None, verbose: bool = False
 ) -> str:
     """The human-readable report; with ``tally``, differences in scores also as tallies.
 

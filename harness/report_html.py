@@ -38,7 +38,7 @@ from .levels import LEVELS
 from .report import (
     RULE_COUNTS,
     ReportModel,
-    Tally,
+    TallyWriter,
     layout_text,
     report_model,
     rerun_command,
@@ -143,7 +143,7 @@ class _Page:
     run: Run
     model: ReportModel
     engine_args: list[str]
-    tally: Tally | None
+    tally: TallyWriter | None
     diagram: Diagram | None
     site: str | None
     parts: list[str]
@@ -478,7 +478,7 @@ def html_report(
     run: Run,
     engine_args: list[str],
     *,
-    tally: Tally | None = None,
+    tally: TallyWriter | None = None,
     diagram: Diagram | None = draw_layout,
     site: str | None = None,
 ) -> str:
