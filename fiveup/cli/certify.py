@@ -12,7 +12,7 @@ from fiveup.errors import UsageError
 from fiveup.fuzz.campaign import fresh_cases
 from fiveup.harness.badge import badge_json
 from fiveup.harness.certify import Run, certify, load_engine, open_engine, plan_run
-from fiveup.harness.corpus import Case, Corpus, fixture_files, load_corpus
+from fiveup.harness.corpus import Case, Corpus
 from fiveup.harness.engines import close_engine
 from fiveup.harness.expectations import baseline_text
 from fiveup.harness.report import json_report, junit_report, summary_line, text_report
@@ -27,6 +27,7 @@ from .common import (
     check_engine_command,
     check_writable,
     engine_args,
+    load_fixtures,
     positive_count,
     write_atomically,
 )
@@ -147,16 +148,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _corpus(fixtures: list[Path] | None) -> Corpus:
-    for p in fixtures or []:
-        if not p.exists():
-            raise UsageError(f"--fixtures {printable(str(p))}: no such file or folder")
-    if fixtures and not fixture_files(fixtures):
-        shown = ", ".join(printable(str(p)) for p in fixtures)
-        raise UsageError(f"--fixtures {shown}: no *.yaml fixture files there")
-    return load_corpus(fixtures)
-
-
 def _selection(args: argparse.Namespace, corpus: Corpus, cases: int) -> str:
     """How the cases were chosen, when they are not the whole bundled corpus."""
     how = []
@@ -200,7 +191,7 @@ def _certify(args: argparse.Namespace) -> Run:
     if args.fresh is not None and args.fresh > MAX_FRESH:
         raise UsageError(f"--fresh {args.fresh}: at most {MAX_FRESH} fresh cases per level")
     check_engine_command(args)
-    corpus = _corpus(args.fixtures)
+    corpus = load_fixtures(args.fixtures)
     plan = plan_run(
         corpus,
         keyword=args.keyword,
