@@ -312,3 +312,45 @@ def test_the_only_module_called_rules_is_the_references_seam() -> None:
     assert [name for name in MODULES if name.rsplit(".", 1)[-1] == "rules"] == [
         "fiveup.reference.rules"
     ]
+
+
+def namespace_writes(source: str) -> list[str]:
+    """Where ``source`` sets an attribute on a parsed ``args`` (or calls ``setattr`` on it)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", "") == "setattr"
+            and node.args
+            and getattr(node.args[0], "id", "") == "args"
+        ):
+            found.append(f"line {node.lineno}: setattr(args, ...)")
+        for target in targets:
+            if isinstance(target, ast.Attribute) and getattr(target.value, "id", "") == "args":
+                found.append(f"line {node.lineno}: args.{target.attr}")
+    return found
+
+
+def test_no_subcommand_keeps_computed_state_on_the_parsed_options() -> None:
+    # A value computed from the options is passed on explicitly: the Namespace holds what the
+    # user typed, so every reader of it sees the same thing.
+    writers = {
+        name: namespace_writes(path.read_text(encoding="utf-8"))
+        for name, path in MODULES.items()
+        if _inside(name, "fiveup.cli")
+    }
+    assert {name: found for name, found in writers.items() if found} == {}
+
+
+def test_the_namespace_check_sees_each_kind_of_write() -> None:
+    source = "args.seed = 1\nargs.count += 2\nsetattr(args, 'site', 'x')\nother.seed = 3\n"
+    assert namespace_writes(source) == [
+        "line 1: args.seed",
+        "line 2: args.count",
+        "line 3: setattr(args, ...)",
+    ]
