@@ -332,7 +332,7 @@ def namespace_writes(source: str) -> list[str]:
             found.append(f"line {node.lineno}: setattr(args, ...)")
         for target in targets:
             if isinstance(target, ast.Attribute) and getattr(target.value, "id", "") == "args":
-                found.append(f"line {node.lineno}: args.{target.attr}")
+                found.append(f"line {target.lineno}: args.{target.attr}")
     return found
 
 
