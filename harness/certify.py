@@ -35,7 +35,7 @@ from .selection import (
     select,
     without_decisions,
 )
-from .sources import printable_lines
+from .text import printable_lines
 
 __all__ = [
     "ENTRY_POINT_GROUP",

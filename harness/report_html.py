@@ -44,8 +44,8 @@ from .report import (
     rerun_command,
     score_tallies,
 )
-from .sources import printable
 from .spec_index import spec_rules, spec_sections
+from .text import printable
 
 __all__ = ["MAX_DETAILED", "MAX_RULE_TEXT", "Diagram", "draw_layout", "html_report"]
 

@@ -354,3 +354,44 @@ def test_the_namespace_check_sees_each_kind_of_write() -> None:
         "line 2: args.count",
         "line 3: setattr(args, ...)",
     ]
+
+
+_ESCAPING = frozenset({"printable", "printable_lines", "cut"})
+"""The names of harness.text, the one home of output escaping and cutting."""
+
+
+def escaping_imports(name: str, source: str) -> list[str]:
+    """Where module ``name`` imports an escaping name from another module than harness.text."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and {a.name for a in node.names} & _ESCAPING:
+            base = node.module or ""
+            if node.level:
+                anchor = name.split(".")[: -node.level]
+                base = ".".join([*anchor, base] if base else anchor)
+            if base != "fiveup.harness.text":
+                found.append(f"line {node.lineno}: from {base}")
+    return found
+
+
+def test_output_escaping_is_imported_from_its_one_home() -> None:
+    # fiveup.harness.sources still exports printable and printable_lines for older importers.
+    importers = {
+        name: escaping_imports(name, path.read_text(encoding="utf-8"))
+        for name, path in MODULES.items()
+    }
+    assert {name: found for name, found in importers.items() if found} == {}
+
+
+def test_the_escaping_check_sees_an_import_through_another_module() -> None:
+    source = (
+        "from .text import printable\n"
+        "from .sources import printable_lines\n"
+        "from fiveup.harness.sources import pointer, printable\n"
+        "from fiveup.harness.text import cut\n"
+    )
+    assert escaping_imports("fiveup.harness.lint", source) == [
+        "line 2: from fiveup.harness.sources",
+        "line 3: from fiveup.harness.sources",
+    ]
+    assert escaping_imports("fiveup.cli.x", source)[0] == "line 1: from fiveup.cli.text"

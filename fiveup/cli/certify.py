@@ -18,7 +18,7 @@ from fiveup.harness.expectations import baseline_text
 from fiveup.harness.report import json_report, junit_report, summary_line, text_report
 from fiveup.harness.report_html import html_report
 from fiveup.harness.sandbox import Sandbox
-from fiveup.harness.sources import printable
+from fiveup.harness.text import printable
 
 from .common import (
     Streams,

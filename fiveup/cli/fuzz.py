@@ -30,7 +30,8 @@ from fiveup.fuzz.campaign import KEEP_PER_KIND, Findings, Shard, run_campaign
 from fiveup.fuzz.cases import LEVEL_WEIGHTS
 from fiveup.fuzz.report import campaign_report, merge_reports, write_text
 from fiveup.harness.engines import close_engine, open_engine
-from fiveup.harness.sources import printable, read_bounded
+from fiveup.harness.sources import read_bounded
+from fiveup.harness.text import printable
 
 from .common import Streams, add_engine_options, check_engine_command
 

@@ -18,7 +18,7 @@ from typing import TextIO
 from fiveup.errors import UsageError
 from fiveup.harness.corpus import Case, Corpus
 from fiveup.harness.selection import select
-from fiveup.harness.sources import printable
+from fiveup.harness.text import printable
 from fiveup.mutants import CATALOGUE, Measurement, Mutant, Report, measure, mutant_named
 
 from .common import Streams, add_fixtures_option, load_fixtures
