@@ -50,6 +50,14 @@ from fiveup.reference.engine import ReferenceEngine
 from fiveup.reference.layout import Layout
 from fiveup.reference.match import Match
 from fiveup.reference.round import Round, RoundEnd, RoundEnded, neutral_draw, shuffled_deck
+from fiveup.reference.rules import (
+    ACTION_REFUSALS,
+    PLACEMENT_REFUSALS,
+    LayoutView,
+    Refusal,
+    RefusalKind,
+    RoundView,
+)
 from fiveup.reference.scoring import TARGET_RAW
 
 __all__ = [
@@ -301,29 +309,63 @@ def matches(
 # --- refused actions --------------------------------------------------------------------------
 
 
+_SPEC_REFUSALS: Final[tuple[Refusal[RoundView, Action] | Refusal[LayoutView, Placement], ...]] = (
+    *ACTION_REFUSALS,
+    *PLACEMENT_REFUSALS,
+)
+"""The spec's refusal order: a round's actions, then a play's placement."""
+
+
+def _spec_refusal(kind: RefusalKind, nth: int) -> Refusal[Any, Any]:
+    """The ``nth`` entry of ``kind`` in the spec's refusal order."""
+    entries = [refusal for refusal in _SPEC_REFUSALS if refusal.kind is kind]
+    if nth >= len(entries):
+        raise LookupError(f"the spec's refusal order has no entry {nth} of {kind}")
+    return entries[nth]
+
+
 class Illegal(enum.Enum):
-    """A kind of action the rules refuse, with the rule ID it must be refused with."""
+    """A kind of action the rules refuse: one entry of the reference's refusal order.
 
-    WRONG_SEAT = ("TRN-3", "any action by a seat whose turn it is not")
-    AFTER_END = ("END-1", "any action once the round is over")
-    DRAW_WHILE_ABLE = ("DRW-1", "a draw by a seat that can place a tile")
-    DRAW_FROM_EMPTY = ("DRW-2", "a draw when the boneyard is empty")
-    DRAW_OR_PASS_PENDING = ("DRW-3", "a draw or a pass while the drawn tile must be placed")
-    PLAY_OTHER_THAN_DRAWN = ("DRW-4", "a play of another tile while the drawn one must be placed")
-    PASS_WHILE_ABLE = ("DRW-5", "a pass by a seat that can place a tile")
-    PASS_WITH_TILES_LEFT = ("DRW-5", "a pass while tiles are left to draw")
-    NOT_IN_HAND = ("LAY-3", "a play of a tile another seat holds or the boneyard hides")
-    ON_TABLE = ("LAY-3", "a play of a tile already on the table")
-    OPENING_ON_TILES = ("LAY-1", "a tile played without a target once the table has tiles")
-    TARGET_ON_EMPTY = ("LAY-4", "a target named on an empty table")
-    TARGET_ABSENT = ("LAY-4", "a target on a tile that is not on the table")
-    TARGET_OCCUPIED = ("LAY-4", "a target where a tile is already joined")
-    BRANCH_CLOSED = ("SPN-2", "a branch of a spinner whose line sides are not both occupied")
-    MISMATCH = ("LAY-1", "a tile that does not show the value of an open point")
+    Each names its entry by the :class:`~fiveup.reference.rules.RefusalKind` it guards (and,
+    where a kind has two entries, which one, in the order); its :attr:`rule` is the entry's,
+    so that a change of the order's rule IDs follows here.
+    """
 
-    def __init__(self, rule: str, description: str) -> None:
-        """Name the kind after ``rule``, described by ``description``."""
-        self.rule = rule
+    WRONG_SEAT = (RefusalKind.TURN, 0, "any action by a seat whose turn it is not")
+    AFTER_END = (RefusalKind.END, 0, "any action once the round is over")
+    DRAW_WHILE_ABLE = (RefusalKind.DRAW, 0, "a draw by a seat that can place a tile")
+    DRAW_FROM_EMPTY = (RefusalKind.DRAW, 1, "a draw when the boneyard is empty")
+    DRAW_OR_PASS_PENDING = (
+        RefusalKind.PENDING, 1, "a draw or a pass while the drawn tile must be placed"
+    )  # fmt: skip
+    PLAY_OTHER_THAN_DRAWN = (
+        RefusalKind.PENDING, 0, "a play of another tile while the drawn one must be placed"
+    )  # fmt: skip
+    PASS_WHILE_ABLE = (RefusalKind.PASS, 0, "a pass by a seat that can place a tile")
+    PASS_WITH_TILES_LEFT = (RefusalKind.PASS, 1, "a pass while tiles are left to draw")
+    NOT_IN_HAND = (
+        RefusalKind.HAND, 0, "a play of a tile another seat holds or the boneyard hides"
+    )  # fmt: skip
+    ON_TABLE = (RefusalKind.TABLE, 0, "a play of a tile already on the table")
+    OPENING_ON_TILES = (
+        RefusalKind.OPENING, 0, "a tile played without a target once the table has tiles"
+    )  # fmt: skip
+    TARGET_ON_EMPTY = (RefusalKind.OPENING, 1, "a target named on an empty table")
+    TARGET_ABSENT = (RefusalKind.TARGET, 0, "a target on a tile that is not on the table")
+    TARGET_OCCUPIED = (RefusalKind.TARGET, 1, "a target where a tile is already joined")
+    BRANCH_CLOSED = (
+        RefusalKind.SPINNER, 0, "a branch of a spinner whose line sides are not both occupied"
+    )  # fmt: skip
+    MISMATCH = (RefusalKind.MATCH, 0, "a tile that does not show the value of an open point")
+
+    def __init__(self, kind: RefusalKind, nth: int, description: str) -> None:
+        """The ``nth`` entry of ``kind`` in the refusal order, described by ``description``."""
+        self.refusal: Refusal[Any, Any] = _spec_refusal(kind, nth)
+        """The reference's entry (:data:`~fiveup.reference.rules.ACTION_REFUSALS` or
+        :data:`~fiveup.reference.rules.PLACEMENT_REFUSALS`)."""
+        self.rule: str = self.refusal.rule
+        """The rule ID the action must be refused with: the entry's."""
         self.description = description
 
     def __repr__(self) -> str:
@@ -350,7 +392,7 @@ def _seat_to_act(round_: Round) -> int | None:
     return round_.turn
 
 
-def _wrong_seat(round_: Round) -> list[Action]:
+def _actions_of_other_seats(round_: Round) -> list[Action]:
     turn = round_.turn
     if turn is None:
         return []
@@ -363,7 +405,7 @@ def _wrong_seat(round_: Round) -> list[Action]:
     return actions
 
 
-def _after_end(round_: Round) -> list[Action]:
+def _actions_after_the_end(round_: Round) -> list[Action]:
     if not round_.over:
         return []
     actions = []
@@ -396,14 +438,14 @@ def _draw_or_pass(
     return candidates
 
 
-def _pending(round_: Round) -> list[Action]:
+def _draws_and_passes_while_pending(round_: Round) -> list[Action]:
     seat, pending = round_.turn, round_.pending
     if seat is None or pending is None:
         return []
     return [Action(seat, Verb.DRAW), Action(seat, Verb.PASS)]
 
 
-def _other_than_drawn(round_: Round) -> list[Action]:
+def _plays_of_other_than_drawn(round_: Round) -> list[Action]:
     seat, pending = round_.turn, round_.pending
     if seat is None or pending is None:
         return []
@@ -428,7 +470,7 @@ def _joins(tile: Tile, points: Iterable[Point]) -> list[Placement]:
 _ALL_POINTS: Final = tuple(Point(tile, slot) for tile in ALL_TILES for slot in tile.slots())
 
 
-def _not_in_hand(round_: Round) -> list[Action]:
+def _plays_of_tiles_not_held(round_: Round) -> list[Action]:
     seat = _seat_to_act(round_)
     if seat is None:
         return []
@@ -440,7 +482,7 @@ def _not_in_hand(round_: Round) -> list[Action]:
     return _plays(seat, placements or [Placement(t) for t in elsewhere])
 
 
-def _on_table(round_: Round) -> list[Action]:
+def _plays_of_tiles_on_the_table(round_: Round) -> list[Action]:
     seat = _seat_to_act(round_)
     if seat is None:
         return []
@@ -450,7 +492,7 @@ def _on_table(round_: Round) -> list[Action]:
     return _plays(seat, placements + [p for t in tiles_on_table for p in _joins(t, points)])
 
 
-def _opening_on_tiles(round_: Round) -> list[Action]:
+def _openings_on_a_table_with_tiles(round_: Round) -> list[Action]:
     seat = _seat_to_act(round_)
     if seat is None or round_.layout.is_empty:
         return []
@@ -489,7 +531,7 @@ def _closed_branches(layout: Layout) -> list[Point]:
     ]
 
 
-def _mismatch(round_: Round) -> list[Action]:
+def _joins_to_a_point_of_another_value(round_: Round) -> list[Action]:
     seat = _seat_to_act(round_)
     if seat is None:
         return []
@@ -506,22 +548,22 @@ def _mismatch(round_: Round) -> list[Action]:
 
 
 _CANDIDATES: Final[dict[Illegal, Callable[[Round], list[Action]]]] = {
-    Illegal.WRONG_SEAT: _wrong_seat,
-    Illegal.AFTER_END: _after_end,
+    Illegal.WRONG_SEAT: _actions_of_other_seats,
+    Illegal.AFTER_END: _actions_after_the_end,
     Illegal.DRAW_WHILE_ABLE: _draw_or_pass(Verb.DRAW, able=True),
     Illegal.DRAW_FROM_EMPTY: _draw_or_pass(Verb.DRAW, able=False, drawable=False),
-    Illegal.DRAW_OR_PASS_PENDING: _pending,
-    Illegal.PLAY_OTHER_THAN_DRAWN: _other_than_drawn,
+    Illegal.DRAW_OR_PASS_PENDING: _draws_and_passes_while_pending,
+    Illegal.PLAY_OTHER_THAN_DRAWN: _plays_of_other_than_drawn,
     Illegal.PASS_WHILE_ABLE: _draw_or_pass(Verb.PASS, able=True),
     Illegal.PASS_WITH_TILES_LEFT: _draw_or_pass(Verb.PASS, able=False, drawable=True),
-    Illegal.NOT_IN_HAND: _not_in_hand,
-    Illegal.ON_TABLE: _on_table,
-    Illegal.OPENING_ON_TILES: _opening_on_tiles,
+    Illegal.NOT_IN_HAND: _plays_of_tiles_not_held,
+    Illegal.ON_TABLE: _plays_of_tiles_on_the_table,
+    Illegal.OPENING_ON_TILES: _openings_on_a_table_with_tiles,
     Illegal.TARGET_ON_EMPTY: _targets(lambda layout: _ALL_POINTS, empty=True),
     Illegal.TARGET_ABSENT: _targets(_absent_points, empty=False),
     Illegal.TARGET_OCCUPIED: _targets(_occupied_points, empty=False),
     Illegal.BRANCH_CLOSED: _targets(_closed_branches, empty=False),
-    Illegal.MISMATCH: _mismatch,
+    Illegal.MISMATCH: _joins_to_a_point_of_another_value,
 }
 
 

@@ -51,7 +51,8 @@ from typing import Final
 from fiveup.contract.notation import Action, Tile
 from fiveup.contract.players import PLAYER_COUNTS, deal
 from fiveup.errors import UsageError
-from fiveup.harness.sources import printable, read_bounded
+from fiveup.harness.sources import read_bounded
+from fiveup.harness.text import printable
 from fiveup.reference.match import Match, Policy, play_match
 from fiveup.reference.round import Played, Round, RoundEnded
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from fiveup.contract.engine import Engine, EngineInfo, Level
@@ -35,7 +35,7 @@ from .selection import (
     select,
     without_decisions,
 )
-from .sources import printable_lines
+from .text import printable_lines
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -108,6 +108,14 @@ class Counts:
             c[Verdict.DECLINED],
             c[Verdict.CHANGED],
         )
+
+    def by_verdict(self) -> dict[str, int]:
+        """Each verdict's lower-case name and its count, in the order of :class:`Verdict`.
+
+        The fields are named after the verdicts.
+        """
+        count = asdict(self)
+        return {verdict.name.lower(): count[verdict.name.lower()] for verdict in Verdict}
 
 
 def conclude(

@@ -33,7 +33,7 @@ from fiveup.errors import EngineError, UsageError
 
 from .process import Failure, ProcessEngine, ProcessEngineError
 from .sandbox import IN_PROCESS_REFUSAL, Sandbox
-from .sources import printable
+from .text import cut, printable
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -161,12 +161,6 @@ MAX_NAME_CHARS = 200
 """The longest engine name or version shown: an engine may send any string."""
 
 
-def _clip(text: str) -> str:
-    if len(text) <= MAX_NAME_CHARS:
-        return text
-    return f"{text[:MAX_NAME_CHARS]}... ({len(text) - MAX_NAME_CHARS} more characters not shown)"
-
-
 _RETRIED = (Failure.CRASHED, Failure.TRUNCATED)
 
 
@@ -201,8 +195,8 @@ def handshake(engine: Engine) -> EngineInfo:
         raise EngineError(problem)
     return {
         **info,
-        "name": printable(_clip(info["name"])),
-        "version": printable(_clip(info["version"])),
+        "name": printable(cut(info["name"], MAX_NAME_CHARS)),
+        "version": printable(cut(info["version"], MAX_NAME_CHARS)),
     }
 
 

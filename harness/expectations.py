@@ -17,7 +17,8 @@ from fiveup.errors import UsageError
 from .corpus import Corpus
 from .levels import Claims, optional_feature
 from .runner import CaseResult, Status
-from .sources import pointer, printable, read_yaml
+from .sources import pointer, read_yaml
+from .text import printable
 
 __all__ = ["Baseline", "Outcome", "Verdict", "baseline_text", "judge", "load_expected_failures"]
 

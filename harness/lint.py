@@ -12,23 +12,18 @@ import contextlib
 import difflib
 import itertools
 import re
-import reprlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any, Final
-from urllib.parse import urldefrag, urljoin
 
 import jsonschema
 import jsonschema.validators
-from jsonschema.protocols import Validator
-from referencing import Registry, Resource
 
 from fiveup.contract.engine import Level
 from fiveup.contract.notation import ALL_TILES, Action, Placement, Point, Tile
 from fiveup.contract.players import HAND_SIZE, side_count
-from fiveup.contract.schemas import SCHEMA_NAMES, fixture_schema, protocol_schema
+from fiveup.contract.shapes import fixture_errors
 from fiveup.errors import NotationError
 
 from .sources import MAX_PROBLEMS, TOO_MANY_PROBLEMS, Problem, SourceFile, pointer, read_yaml
@@ -69,99 +64,9 @@ class LintReport:
         return sum(len(s.data["cases"]) for s in self.sources)
 
 
-def _canonical(value: Any) -> Any:
-    """A hashable stand-in for a JSON value: equal stand-ins for values JSON Schema deems equal."""
-    if isinstance(value, bool) or value is None:
-        return (type(value).__name__, value)
-    if isinstance(value, int | float):
-        return ("number", value)
-    if isinstance(value, list):
-        return ("array", tuple(_canonical(v) for v in value))
-    if isinstance(value, dict):
-        return ("object", frozenset((_canonical(k), _canonical(v)) for k, v in value.items()))
-    return ("string", value)
-
-
-def _unique_items(
-    validator: Validator, unique: bool, instance: Any, schema: Mapping[str, Any]
-) -> Iterator[jsonschema.ValidationError]:
-    """``uniqueItems`` in linear time.
-
-    jsonschema compares unsortable items pairwise, which takes hours over 50,000 mappings.
-    """
-    if unique and validator.is_type(instance, "array"):
-        keys = [_canonical(item) for item in instance]
-        if len(set(keys)) < len(keys):
-            yield jsonschema.ValidationError(f"{reprlib.repr(instance)} has non-unique elements")
-
-
-_LITERAL: Final = frozenset({"enum", "const", "default", "examples", "required"})
-"""Keywords whose values are data, not subschemas: no ``$ref`` is looked for in them."""
-_ANNOTATIONS: Final = frozenset({"title", "description", "$comment"})
-
-
-def _documents() -> dict[str, dict[str, Any]]:
-    schemas = [fixture_schema(), *(protocol_schema(name) for name in SCHEMA_NAMES)]
-    return {schema["$id"]: schema for schema in schemas}
-
-
-def _target(documents: Mapping[str, Any], uri: str) -> Any:
-    document, fragment = urldefrag(uri)
-    node = documents[document]
-    for part in fragment.split("/")[1:]:
-        node = node[part.replace("~1", "/").replace("~0", "~")]
-    return node
-
-
-def _inline(schema: Any, base: str, documents: Mapping[str, Any], seen: frozenset[str]) -> Any:
-    """``schema`` with each ``$ref`` replaced by the subschema it names (a recursive one kept).
-
-    jsonschema looks a reference up anew at each value it checks, which costs two thirds of
-    the time of a file of many tiles and actions.
-    """
-    if isinstance(schema, list):
-        return [_inline(s, base, documents, seen) for s in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {
-        k: v if k in _LITERAL else _inline(v, base, documents, seen)
-        for k, v in schema.items()
-        if k not in ("$ref", "$defs")
-    }
-    if "$ref" not in schema:
-        return out
-    uri = urljoin(base, schema["$ref"])
-    if uri in seen:
-        return {**out, "$ref": uri}
-    resolved = _inline(_target(documents, uri), urldefrag(uri).url, documents, seen | {uri})
-    if set(out) <= _ANNOTATIONS:
-        return resolved
-    return {**out, "allOf": [*out.get("allOf", []), resolved]}
-
-
-@cache
-def _fixture_validator() -> Validator:
-    """The validator of fixture files, bounded in time whatever the file holds.
-
-    It checks what :func:`fiveup.contract.schemas.fixture_validator` checks, with every
-    reference resolved once and a ``uniqueItems`` that takes linear time.
-    """
-    documents = _documents()
-    root = fixture_schema()
-    schema = _inline(root, root["$id"], documents, frozenset())
-    schema["$schema"] = root["$schema"]
-    registry: Registry[Any] = Registry().with_resources(
-        (uri, Resource.from_contents(document)) for uri, document in documents.items()
-    )
-    extend: Callable[..., Any] = jsonschema.validators.extend  # untyped in the stubs
-    cls = extend(jsonschema.Draft202012Validator, validators={"uniqueItems": _unique_items})
-    validator: Validator = cls(schema, registry=registry)
-    return validator
-
-
 def _schema_problems(src: SourceFile) -> list[Problem]:
     found = []
-    errors = _fixture_validator().iter_errors(src.data)
+    errors = fixture_errors(src.data)
     for err in itertools.islice(errors, MAX_PROBLEMS + 1):
         # A failed `if/then` or `oneOf` hides the real cause one level down: report the
         # deepest errors, which name the actual key or value.

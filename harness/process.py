@@ -50,6 +50,7 @@ from fiveup.contract.schemas import (
     given_problem,
     message_problem,
     observation_problem,
+    observation_schema,
     protocol_schema,
 )
 from fiveup.errors import EngineError, UnsupportedCase, UsageError
@@ -539,7 +540,7 @@ class ProcessEngine:
         if isinstance(read, Errored):
             raise ProcessEngineError(Failure.ERRORED, clip(read.reason, 2000))
         observation = read.observation
-        problem = shapes.observation_problem(level, observation)
+        problem = shapes.problem(observation_schema(level), observation)
         if problem:
             raise ProcessEngineError(
                 Failure.BAD_OBSERVATION, f"the {level} observation of seq {seq} {problem}"

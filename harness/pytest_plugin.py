@@ -29,7 +29,7 @@ from .certify import (
 )
 from .corpus import Case, Corpus, load_corpus
 from .engines import close_engine, startup_hint
-from .report import conclusion_line, rerun_command
+from .report import report_model, rerun_command
 from .runner import CaseResult, Status, run_case
 from .sandbox import IN_PROCESS_REFUSAL, Sandbox
 
@@ -185,7 +185,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         return
     run = _run_of(config)
     if run is not None:
-        reporter.write_line(f"fiveup: {conclusion_line(run)}")
+        reporter.write_line(f"fiveup: {report_model(run).line}")
 
 
 class CorpusCollector(pytest.Collector):

@@ -7,7 +7,7 @@ import re
 import shlex
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -21,7 +21,7 @@ from .spec_index import spec_rules, spec_sections
 
 _ORDER = tuple(level.value for level in LEVELS)
 
-Tally = Callable[[int], str]
+TallyWriter = Callable[[int], str]
 """Writes a raw score as the documents' paper tally (``fiveup.cli.tally.tally_text``)."""
 
 _SCORES_PATH = re.compile(r"(^|/)scores(/\d+)?$")
@@ -39,7 +39,7 @@ RULE_COUNTS: Final = (
 """What the per-rule counts of every report count (a fixture's ``rules:`` may list many)."""
 
 
-def tally_of(value: JSON, tally: Tally) -> str:
+def tally_of(value: JSON, tally: TallyWriter) -> str:
     """A score (or a list of scores) as tallies; what the tally cannot record stays a number.
 
     The tally records non-negative multiples of 5 (TAL-1); an engine may report anything.
@@ -58,7 +58,7 @@ def tally_of(value: JSON, tally: Tally) -> str:
     return value if isinstance(value, str) else json.dumps(value)[:300]
 
 
-def score_tallies(diff: Difference, tally: Tally) -> str:
+def score_tallies(diff: Difference, tally: TallyWriter) -> str:
     """``expected [...], got [...]`` as tallies for a difference in scores, else empty."""
     if not _SCORES_PATH.search(diff.path):
         return ""
@@ -104,10 +104,6 @@ def rerun_command(engine_args: list[str], case_id: str) -> str:
     seed, index = fresh.groups()
     again = ["--fresh", str(int(index) + 1), "--seed", seed]
     return shlex.join(["fiveup", "certify", *engine_args, *again])
-
-
-def _counts(outcomes: Iterable[Outcome]) -> Counter[Verdict]:
-    return Counter(o.verdict for o in outcomes)
 
 
 def _levels(levels: list[str]) -> str:
@@ -323,6 +319,10 @@ def report_model(run: Run) -> ReportModel:
 
 def summaries(run: Run) -> dict[str, dict[str, dict[str, int]]]:
     """Counts by level, by spec section and by rule; a case counts under one rule only."""
+    return _summaries(report_model(run))
+
+
+def _summaries(model: ReportModel) -> dict[str, dict[str, dict[str, int]]]:
     return {
         name: {
             group: {
@@ -331,7 +331,7 @@ def summaries(run: Run) -> dict[str, dict[str, dict[str, int]]]:
             }
             for group, counter in rows
         }
-        for name, rows in report_model(run).tables.items()
+        for name, rows in model.tables.items()
     }
 
 
@@ -388,7 +388,7 @@ def _tallies(model: ReportModel, verbose: bool = True) -> list[str]:
     return out
 
 
-def _case_lines(o: Outcome, engine_args: list[str], tally: Tally | None = None) -> list[str]:
+def _case_lines(o: Outcome, engine_args: list[str], tally: TallyWriter | None = None) -> list[str]:
     """The block that tells one case that did not pass (scores as tallies with ``tally``)."""
     case = o.result.case
     out = [
@@ -421,7 +421,7 @@ def _case_lines(o: Outcome, engine_args: list[str], tally: Tally | None = None) 
     return out
 
 
-def _not_passed(model: ReportModel, engine_args: list[str], tally: Tally | None) -> list[str]:
+def _not_passed(model: ReportModel, engine_args: list[str], tally: TallyWriter | None) -> list[str]:
     out: list[str] = []
     first_with: dict[str, str] = {}
     for o in model.failing:
@@ -479,7 +479,7 @@ def fresh_line(run: Run) -> str:
     return text
 
 
-def _fresh(model: ReportModel, engine_args: list[str], tally: Tally | None) -> list[str]:
+def _fresh(model: ReportModel, engine_args: list[str], tally: TallyWriter | None) -> list[str]:
     run = model.run
     if not run.fresh:
         return []
@@ -490,7 +490,7 @@ def _fresh(model: ReportModel, engine_args: list[str], tally: Tally | None) -> l
 
 
 def text_report(
-    run: Run, engine_args: list[str], *, tally: Tally | None = None, verbose: bool = False
+    run: Run, engine_args: list[str], *, tally: TallyWriter | None = None, verbose: bool = False
 ) -> str:
     """The human-readable report; with ``tally``, differences in scores also as tallies.
 
@@ -511,12 +511,13 @@ def text_report(
     return "\n".join(out) + "\n"
 
 
-def conclusion_json(run: Run) -> dict[str, JSON]:
+def conclusion_json(run: Run, model: ReportModel | None = None) -> dict[str, JSON]:
     """The conclusion as JSON: the words, the exit code and what it speaks for."""
+    model = model or report_model(run)
     return {
-        "verdict": run.conclusion.value,
-        "line": conclusion_line(run),
-        "exit_code": run.exit_code,
+        "verdict": model.conclusion.value,
+        "line": model.line,
+        "exit_code": model.conclusion.exit_code,
         "levels": run.declared_levels,
         "not_claimed": run.claims.unclaimed if run.engine else [],
         "claimed": run.claims.claimed,
@@ -566,7 +567,7 @@ def _case_json(o: Outcome, engine_args: list[str]) -> dict[str, JSON]:
 
 def json_report(run: Run, engine_args: list[str] | None = None) -> str:
     """The machine-readable report."""
-    c = _counts(run.outcomes)
+    model = report_model(run)
     args = engine_args or []
     doc: dict[str, JSON] = {
         "suite": SUITE_VERSION,
@@ -579,10 +580,10 @@ def json_report(run: Run, engine_args: list[str] | None = None) -> str:
         "engine": dict(run.engine) if run.engine else None,
         "handshake_error": run.handshake_error or None,
         "hint": run.hint or None,
-        "conclusion": conclusion_json(run),
-        "conforms": run.conclusion is Conclusion.CONFORMS,
-        "summary": {v.name.lower(): c[v] for v in Verdict},
-        "by": summaries(run),
+        "conclusion": conclusion_json(run, model),
+        "conforms": model.conclusion is Conclusion.CONFORMS,
+        "summary": model.counts.by_verdict(),
+        "by": _summaries(model),
         "cases": [_case_json(o, args) for o in run.outcomes],
         "fresh": {
             "seed": run.fresh_seed,
@@ -594,17 +595,16 @@ def json_report(run: Run, engine_args: list[str] | None = None) -> str:
 
 def junit_report(run: Run) -> str:
     """A JUnit XML report: one testcase per case, classname ``fiveup.<level>``."""
-    c = _counts(run.outcomes)
+    model = report_model(run)
+    counts, no_engine = model.counts, run.engine is None
     suite = ET.Element(
         "testsuite",
         {
             "name": "fiveup-conformance",
-            "tests": str(len(run.outcomes) + (run.engine is None)),
-            "failures": str(
-                c[Verdict.FAILED] + c[Verdict.XPASSED] + c[Verdict.DECLINED] + c[Verdict.CHANGED]
-            ),
-            "errors": str(c[Verdict.ERRORED] + (run.engine is None)),
-            "skipped": str(c[Verdict.UNSUPPORTED] + c[Verdict.XFAILED]),
+            "tests": str(len(run.outcomes) + no_engine),
+            "failures": str(counts.failed + counts.xpassed + counts.declined + counts.changed),
+            "errors": str(counts.errored + no_engine),
+            "skipped": str(counts.unsupported + counts.xfailed),
             "time": f"{sum(o.result.seconds for o in run.outcomes):.6f}",
         },
     )
@@ -613,43 +613,47 @@ def junit_report(run: Run) -> str:
         ("suite", SUITE_VERSION),
         ("corpus", run.corpus.digest),
         ("engine", f"{run.engine['name']} {run.engine['version']}" if run.engine else "unknown"),
-        ("conclusion", run.conclusion.value),
-        ("conclusion_line", conclusion_line(run)),
+        ("conclusion", model.conclusion.value),
+        ("conclusion_line", model.line),
         ("without_decisions", ", ".join(run.left_out.decisions) if run.left_out else ""),
         ("engine_failure", run.handshake_error),
     ):
         ET.SubElement(props, "property", {"name": name, "value": value})
     for o in run.outcomes:
-        case = o.result.case
-        tc = ET.SubElement(
-            suite,
-            "testcase",
-            {
-                "classname": f"fiveup.{case.level.value}",
-                "name": case.id,
-                "file": case.file,
-                "line": str(case.line),
-                "time": f"{o.result.seconds:.6f}",
-            },
-        )
-        detail = "\n".join([o.result.message, *(d.text for d in o.result.differences)]).strip()
-        if o.verdict is Verdict.FAILED:
-            ET.SubElement(tc, "failure", {"message": o.result.message}).text = detail
-        elif o.verdict is Verdict.XPASSED:
-            ET.SubElement(tc, "failure", {"message": "unexpectedly passing"}).text = o.reason
-        elif o.verdict is Verdict.DECLINED:
-            message = "declined a case of a claimed feature"
-            ET.SubElement(tc, "failure", {"message": message}).text = o.result.message
-        elif o.verdict is Verdict.CHANGED:
-            message = f"fails in another way than the baseline lists ({o.result.status.value})"
-            ET.SubElement(tc, "failure", {"message": message}).text = detail
-        elif o.verdict is Verdict.ERRORED:
-            ET.SubElement(tc, "error", {"message": o.result.message}).text = detail
-        elif o.verdict in (Verdict.UNSUPPORTED, Verdict.XFAILED):
-            ET.SubElement(tc, "skipped", {"message": o.reason or o.result.message})
-    if run.engine is None:
+        _junit_case(suite, o)
+    if no_engine:
         # an engine that cannot start: one error for the run, not one per case
         tc = ET.SubElement(suite, "testcase", {"classname": "fiveup", "name": "engine start"})
         ET.SubElement(tc, "error", {"message": run.handshake_error}).text = run.hint
     ET.indent(suite)
     return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _junit_case(suite: ET.Element, o: Outcome) -> None:
+    case = o.result.case
+    tc = ET.SubElement(
+        suite,
+        "testcase",
+        {
+            "classname": f"fiveup.{case.level.value}",
+            "name": case.id,
+            "file": case.file,
+            "line": str(case.line),
+            "time": f"{o.result.seconds:.6f}",
+        },
+    )
+    detail = "\n".join([o.result.message, *(d.text for d in o.result.differences)]).strip()
+    if o.verdict is Verdict.FAILED:
+        ET.SubElement(tc, "failure", {"message": o.result.message}).text = detail
+    elif o.verdict is Verdict.XPASSED:
+        ET.SubElement(tc, "failure", {"message": "unexpectedly passing"}).text = o.reason
+    elif o.verdict is Verdict.DECLINED:
+        message = "declined a case of a claimed feature"
+        ET.SubElement(tc, "failure", {"message": message}).text = o.result.message
+    elif o.verdict is Verdict.CHANGED:
+        message = f"fails in another way than the baseline lists ({o.result.status.value})"
+        ET.SubElement(tc, "failure", {"message": message}).text = detail
+    elif o.verdict is Verdict.ERRORED:
+        ET.SubElement(tc, "error", {"message": o.result.message}).text = detail
+    elif o.verdict in (Verdict.UNSUPPORTED, Verdict.XFAILED):
+        ET.SubElement(tc, "skipped", {"message": o.reason or o.result.message})

@@ -37,15 +37,15 @@ from .corpus import bundled_fixture_dir
 from .levels import LEVELS
 from .report import (
     RULE_COUNTS,
-    Tally,
-    conclusion_line,
+    ReportModel,
+    TallyWriter,
     layout_text,
     report_model,
     rerun_command,
     score_tallies,
 )
-from .sources import printable
 from .spec_index import spec_rules, spec_sections
+from .text import printable
 
 __all__ = ["MAX_DETAILED", "MAX_RULE_TEXT", "Diagram", "draw_layout", "html_report"]
 
@@ -141,8 +141,9 @@ class _Page:
     """The page being written, and how many diagrams it still may draw."""
 
     run: Run
+    model: ReportModel
     engine_args: list[str]
-    tally: Tally | None
+    tally: TallyWriter | None
     diagram: Diagram | None
     site: str | None
     parts: list[str]
@@ -213,7 +214,7 @@ def _identity(page: _Page) -> None:
 
 
 def _counts(page: _Page) -> None:
-    c = page.run.counts
+    c = page.model.counts
     items = (
         ("passed", c.passed),
         ("failed", c.failed),
@@ -238,7 +239,7 @@ def _row_class(counts: Counter[Verdict]) -> str:
 def _tables(page: _Page) -> None:
     if not page.run.outcomes:
         return
-    model = report_model(page.run)
+    model = page.model
     sections = {prefix: section.title for prefix, section in spec_sections().items()}
     for name, title in (("level", "By level"), ("section", "By section"), ("rule", "By rule")):
         page.add(f'<section id="by-{name}"><h2>{title}</h2><table class="by-{name}">')
@@ -395,13 +396,9 @@ def _others(page: _Page) -> None:
         page,
         "expected-failures",
         "Expected failures, listed in the baseline",
-        (
-            f"<code>{_clean(o.result.case.id)}</code>: {_clean(o.reason)}"
-            for o in run.outcomes
-            if o.verdict is Verdict.XFAILED
-        ),
+        (f"<code>{_clean(o.result.case.id)}</code>: {_clean(o.reason)}" for o in page.model.known),
     )
-    failing = {id(o) for o in run.declined()}
+    failing = {id(o) for o in page.model.declined}
     _listed(
         page,
         "unsupported",
@@ -433,7 +430,7 @@ def _fresh(page: _Page) -> None:
 
 def _declines(page: _Page) -> None:
     """The declined cases that fail the run, summed up by reason, above everything else."""
-    failing = page.run.declined()
+    failing = page.model.declined
     if not failing:
         return
     reasons = Counter(o.result.message for o in failing)
@@ -481,7 +478,7 @@ def html_report(
     run: Run,
     engine_args: list[str],
     *,
-    tally: Tally | None = None,
+    tally: TallyWriter | None = None,
     diagram: Diagram | None = draw_layout,
     site: str | None = None,
 ) -> str:
@@ -491,16 +488,16 @@ def html_report(
     their pages there, cases to their fixture files.
     """
     name = f"{run.engine['name']} {run.engine['version']}" if run.engine else "unknown engine"
-    conclusion = conclusion_line(run)
-    page = _Page(run, engine_args, tally, diagram, site.rstrip("/") if site else None, [])
+    model = report_model(run)
+    page = _Page(run, model, engine_args, tally, diagram, site.rstrip("/") if site else None, [])
     page.add(
         "<!DOCTYPE html>",
         '<html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><meta charset="utf-8"/>',
         '<meta name="viewport" content="width=device-width, initial-scale=1"/>',
-        f"<title>{_clean(f'Five Up conformance: {name}: {run.conclusion.value}')}</title>",
+        f"<title>{_clean(f'Five Up conformance: {name}: {model.conclusion.value}')}</title>",
         f"<style>{_STYLE}</style></head><body>",
         "<h1>Five Up conformance report</h1>",
-        f'<p class="verdict {_VERDICT_CLASS[run.conclusion]}" id="verdict">{_clean(conclusion)}'
+        f'<p class="verdict {_VERDICT_CLASS[model.conclusion]}" id="verdict">{_clean(model.line)}'
         "</p>",
     )
     _declines(page)

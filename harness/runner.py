@@ -23,7 +23,7 @@ from .compare import MISSING, Difference
 from .corpus import Case
 from .levels import LEVELS, Claims, feature_of
 from .shapes import problem
-from .sources import printable_lines
+from .text import printable_lines
 
 __all__ = [
     "CaseResult",

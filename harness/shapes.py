@@ -1,5 +1,5 @@
 """The shape checks under their older name: see :mod:`fiveup.contract.shapes`, their one home."""
 
-from fiveup.contract.shapes import Unknown, compiled, conforms, observation_problem, problem
+from fiveup.contract.shapes import Unknown, compiled, conforms, problem
 
-__all__ = ["Unknown", "compiled", "conforms", "observation_problem", "problem"]
+__all__ = ["Unknown", "compiled", "conforms", "problem"]

@@ -27,6 +27,7 @@ from typing import Any, Final
 import yaml
 
 from fiveup.contract.engine import JSON
+from fiveup.contract.schemas import clip
 
 from .text import printable, printable_lines
 
@@ -68,10 +69,6 @@ MAX_PROBLEMS: Final = 100
 TOO_MANY_PROBLEMS: Final = (
     f"too many problems: only the first {MAX_PROBLEMS} of this file are reported"
 )
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= MAX_MESSAGE_CHARS else text[: MAX_MESSAGE_CHARS - 3] + "..."
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -175,12 +172,12 @@ class SourceFile:
 
     def problem(self, ptr: str, message: str) -> Problem:
         """A problem located at ``ptr`` in this file."""
-        return Problem(self.name, self.line_of(ptr), ptr, _clip(message))
+        return Problem(self.name, self.line_of(ptr), ptr, clip(message, MAX_MESSAGE_CHARS))
 
     def refuse(self, line: int, message: str, ptr: str = "") -> None:
         """Note a problem of reading the file (the first :data:`MAX_PROBLEMS` of them)."""
         if len(self.problems) < MAX_PROBLEMS:
-            self.problems.append(Problem(self.name, line, ptr, _clip(message)))
+            self.problems.append(Problem(self.name, line, ptr, clip(message, MAX_MESSAGE_CHARS)))
         elif len(self.problems) == MAX_PROBLEMS:
             self.problems.append(Problem(self.name, 0, "", TOO_MANY_PROBLEMS))
 

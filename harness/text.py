@@ -7,7 +7,7 @@ character, bidirectional override or undecodable byte can forge a line of the re
 
 from __future__ import annotations
 
-__all__ = ["printable", "printable_lines"]
+__all__ = ["cut", "printable", "printable_lines"]
 
 
 def printable(text: str) -> str:
@@ -27,9 +27,18 @@ def printable_lines(text: str, limit: int) -> str:
     The cut says so, and every line is :func:`printable`: no control character or lone
     surrogate reaches a report, and the line breaks of a stderr tail stay.
     """
-    if len(text) > limit:
-        text = f"{text[:limit]}... ({len(text) - limit} more characters not shown)"
-    return "\n".join(printable(line) for line in text.split("\n"))
+    return "\n".join(printable(line) for line in cut(text, limit).split("\n"))
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` cut after ``limit`` characters, saying how many more there were.
+
+    For a text shown whole up to a limit (a name, a message); where a field's width is fixed,
+    :func:`fiveup.contract.schemas.clip` shortens to the width instead.
+    """
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters not shown)"
 
 
 def _escape(char: str) -> str:

@@ -346,3 +346,94 @@ def test_the_capability_check_sees_each_kind_of_read() -> None:
         "line 2: hasattr(..., 'submit')",
         "line 3: getattr(..., 'engine')",
     ]
+
+
+def test_the_only_module_called_rules_is_the_references_seam() -> None:
+    # The spec's rules are read by fiveup.harness.spec_index; a second "rules" module was
+    # confused with the seam.
+    assert [name for name in MODULES if name.rsplit(".", 1)[-1] == "rules"] == [
+        "fiveup.reference.rules"
+    ]
+
+
+def namespace_writes(source: str) -> list[str]:
+    """Where ``source`` sets an attribute on a parsed ``args`` (or calls ``setattr`` on it)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", "") == "setattr"
+            and node.args
+            and getattr(node.args[0], "id", "") == "args"
+        ):
+            found.append(f"line {node.lineno}: setattr(args, ...)")
+        for target in targets:
+            if isinstance(target, ast.Attribute) and getattr(target.value, "id", "") == "args":
+                found.append(f"line {target.lineno}: args.{target.attr}")
+    return found
+
+
+def test_no_subcommand_keeps_computed_state_on_the_parsed_options() -> None:
+    # A value computed from the options is passed on explicitly: the Namespace holds what the
+    # user typed, so every reader of it sees the same thing.
+    writers = {
+        name: namespace_writes(path.read_text(encoding="utf-8"))
+        for name, path in MODULES.items()
+        if _inside(name, "fiveup.cli")
+    }
+    assert {name: found for name, found in writers.items() if found} == {}
+
+
+def test_the_namespace_check_sees_each_kind_of_write() -> None:
+    source = "args.seed = 1\nargs.count += 2\nsetattr(args, 'site', 'x')\nother.seed = 3\n"
+    assert namespace_writes(source) == [
+        "line 1: args.seed",
+        "line 2: args.count",
+        "line 3: setattr(args, ...)",
+    ]
+
+
+_ESCAPING = frozenset({"printable", "printable_lines", "cut"})
+"""The names of harness.text, the one home of output escaping and cutting."""
+
+
+def escaping_imports(name: str, source: str) -> list[str]:
+    """Where module ``name`` imports an escaping name from another module than harness.text."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and {a.name for a in node.names} & _ESCAPING:
+            base = node.module or ""
+            if node.level:
+                anchor = name.split(".")[: -node.level]
+                base = ".".join([*anchor, base] if base else anchor)
+            if base != "fiveup.harness.text":
+                found.append(f"line {node.lineno}: from {base}")
+    return found
+
+
+def test_output_escaping_is_imported_from_its_one_home() -> None:
+    # fiveup.harness.sources still exports printable and printable_lines for older importers.
+    importers = {
+        name: escaping_imports(name, path.read_text(encoding="utf-8"))
+        for name, path in MODULES.items()
+    }
+    assert {name: found for name, found in importers.items() if found} == {}
+
+
+def test_the_escaping_check_sees_an_import_through_another_module() -> None:
+    source = (
+        "from .text import printable\n"
+        "from .sources import printable_lines\n"
+        "from fiveup.harness.sources import pointer, printable\n"
+        "from fiveup.harness.text import cut\n"
+    )
+    assert escaping_imports("fiveup.harness.lint", source) == [
+        "line 2: from fiveup.harness.sources",
+        "line 3: from fiveup.harness.sources",
+    ]
+    assert escaping_imports("fiveup.cli.x", source)[0] == "line 1: from fiveup.cli.text"

@@ -22,7 +22,7 @@ from fiveup.harness.certify import Run, Verdict, certify
 from fiveup.harness.corpus import load_corpus
 from fiveup.harness.report import conclusion_line, summaries
 from fiveup.harness.report_html import html_report
-from fiveup.harness.rules import spec_rules
+from fiveup.harness.spec_index import spec_rules
 from fiveup.mutants import mutant_named
 from fiveup.site.build import write_site
 

@@ -252,9 +252,30 @@ def test_the_readme_adapter_examples_certify_the_scoring_level(
     assert "70 passed, 0 failed" in out
 
 
-def test_fixture_folders_without_fixtures_are_named(tmp_path: Path) -> None:
-    code, _, err = run("certify", "--fixtures", str(tmp_path))
-    assert code == 2 and f"--fixtures {tmp_path}: no *.yaml fixture files there" in err
+@pytest.mark.parametrize(
+    "command",
+    [["certify"], ["list"], ["list", "--format", "json"], ["show", "x"], ["render", "x"],
+     ["mutants"]],
+    ids=lambda command: "-".join(command),
+)  # fmt: skip
+def test_every_command_refuses_fixture_folders_without_fixtures_alike(
+    tmp_path: Path, command: list[str]
+) -> None:
+    code, out, err = run(*command, "--fixtures", str(tmp_path))
+    assert (code, out) == (2, "")
+    assert (
+        err == f"fiveup {command[0]}: error: --fixtures {tmp_path}: no *.yaml fixture files there\n"
+    )
+
+
+@pytest.mark.parametrize("command", [["list"], ["show", "x"], ["render", "x"], ["mutants"]])
+def test_every_command_names_a_fixtures_path_that_does_not_exist(
+    tmp_path: Path, command: list[str]
+) -> None:
+    missing = tmp_path / "missing"
+    code, out, err = run(*command, "--fixtures", str(missing))
+    assert (code, out) == (2, "")
+    assert err == f"fiveup {command[0]}: error: --fixtures {missing}: no such file or folder\n"
 
 
 def test_an_empty_expected_failures_file_means_none(tmp_path: Path) -> None:

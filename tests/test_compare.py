@@ -380,7 +380,7 @@ def _exactly(diffs: Sequence[Difference]) -> list[str]:
 
 
 @dataclass
-class _Tally:
+class _Agreement:
     comparisons: int = 0
     with_differences: int = 0
     differences: int = 0
@@ -413,7 +413,7 @@ def _observations(engine: Engine, case: Case) -> JSON:
 
 def test_the_old_and_the_new_comparator_agree_on_every_case_and_its_mutants() -> None:
     rng = random.Random(_SEED)
-    tally = _Tally()
+    tally = _Agreement()
     reference = ReferenceEngine()
     cases = _old_cases()
     for case in cases:
@@ -428,7 +428,7 @@ def test_the_old_and_the_new_comparator_agree_on_every_case_and_its_mutants() ->
 
 def test_the_old_and_the_new_comparator_agree_on_the_wrong_engines() -> None:
     """Each wrong engine's own observation of every case: realistic differences, many of them."""
-    tally = _Tally()
+    tally = _Agreement()
     cases = _old_cases()
     for engine in _wrong_engines():
         for case in cases:
@@ -440,7 +440,7 @@ def test_the_old_and_the_new_comparator_agree_on_the_wrong_engines() -> None:
 def test_the_old_and_the_new_comparator_agree_when_the_case_names_other_things() -> None:
     """Expectations changed too: partial keys dropped, refusals added or taken away."""
     rng = random.Random(_SEED + 2)
-    tally = _Tally()
+    tally = _Agreement()
     reference = ReferenceEngine()
     for case in _old_cases():
         observation = reference.run(case.level.value, case.request())

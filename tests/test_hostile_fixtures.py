@@ -31,8 +31,8 @@ from fiveup.harness.sources import (
     MAX_MESSAGE_CHARS,
     MAX_NUMBER_CHARS,
     MAX_VALUES,
-    printable,
 )
+from fiveup.harness.text import printable
 
 TILES = [f"[{a}|{b}]" for a in range(7) for b in range(a, 7)]
 

@@ -23,7 +23,7 @@ from fiveup.cli import mutants as mutants_command
 from fiveup.errors import UsageError
 from fiveup.harness.corpus import load_corpus
 from fiveup.harness.engines import load_engine
-from fiveup.harness.rules import spec_rules
+from fiveup.harness.spec_index import spec_rules
 from fiveup.mutants import CATALOGUE, Mutant, measure, mutant_named
 from fiveup.mutants import engines as mutant_engines
 from fiveup.mutants.catalogue import ACTION_ORDER, PLACEMENT_ORDER

@@ -14,6 +14,7 @@ from fiveup.harness.report import (
     json_report,
     junit_report,
     layout_text,
+    report_model,
     score_tallies,
     tally_of,
     text_report,
@@ -166,6 +167,49 @@ def test_junit_report() -> None:
     assert cases["a.error"].find("error") is not None
     assert cases["a.skip"].find("skipped") is not None
     assert cases["a.pass"].find("failure") is None
+
+
+DECLINED = Outcome(
+    CaseResult(make_case("a.declined", Level.ROUND, ("TRN-1",)), Status.UNSUPPORTED, message="no"),
+    Verdict.DECLINED,
+)
+CHANGED = Outcome(
+    CaseResult(make_case("a.changed", Level.SCORING, ("PEN-1",)), Status.ERROR, message="boom"),
+    Verdict.CHANGED,
+    "listed as failing",
+)
+
+
+def test_junit_report_renders_the_report_model() -> None:
+    run = make_run((*ALL, DECLINED, CHANGED))
+    model = report_model(run)
+    root = ET.fromstring(junit_report(run))
+    props = {p.get("name"): p.get("value") for p in root.iter("property")}
+    assert props["conclusion"] == model.conclusion.value
+    assert props["conclusion_line"] == model.line
+    failing = len(model.failing) - model.counts.errored + len(model.declined)
+    assert (root.get("failures"), root.get("errors"), root.get("skipped")) == (
+        str(failing),
+        str(model.counts.errored),
+        str(model.counts.unsupported + model.counts.xfailed),
+    )
+    assert failing == 4  # failed, unexpectedly passing, declined, failing in another way
+    cases = {tc.get("name"): tc for tc in root.iter("testcase")}
+    assert (
+        {tc.tag for tc in cases["a.declined"]}
+        == {tc.tag for tc in cases["a.changed"]}
+        == {"failure"}
+    )
+
+
+def test_json_summary_counts_every_verdict_in_the_verdicts_order() -> None:
+    run = make_run((*ALL, DECLINED, CHANGED))
+    summary = json.loads(json_report(run))["summary"]
+    assert list(summary) == [verdict.name.lower() for verdict in Verdict]
+    assert summary == {
+        "passed": 1, "failed": 1, "errored": 1, "unsupported": 1, "declined": 1, "xfailed": 0,
+        "xpassed": 1, "changed": 1,
+    }  # fmt: skip
 
 
 def test_layout_text_survives_garbage() -> None:

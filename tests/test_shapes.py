@@ -6,13 +6,22 @@ import copy
 import random
 from collections.abc import Iterator
 
+import jsonschema
 import pytest
 
 from fiveup.contract import shapes
 from fiveup.contract.engine import JSON, Level
-from fiveup.contract.schemas import SCHEMA_NAMES, message_problem
+from fiveup.contract.schemas import (
+    SCHEMA_NAMES,
+    fixture_validator,
+    message_problem,
+    observation_problem,
+    observation_schema,
+)
 from fiveup.fuzz.cases import LEVEL_WEIGHTS, random_case
+from fiveup.harness.corpus import bundled_fixture_dir, fixture_files
 from fiveup.harness.levels import LEVELS
+from fiveup.harness.sources import read_yaml
 from fiveup.reference.engine import ReferenceEngine
 
 _ODD: list[JSON] = [
@@ -101,9 +110,34 @@ def test_a_float_where_an_integer_is_expected_is_left_to_jsonschema() -> None:
     assert shapes.conforms("observation-scoring", {"value": True}) is False
 
 
-def test_observation_problem_is_jsonschemas_message() -> None:
+def test_an_observations_problem_is_jsonschemas_message_and_the_contracts_check() -> None:
     bad = {"value": "five"}
-    assert shapes.observation_problem(Level.SCORING, bad) == message_problem(
-        "observation-scoring", bad
+    schema = observation_schema(Level.SCORING)
+    assert schema == observation_schema("scoring") == "observation-scoring"
+    assert shapes.problem(schema, bad) == message_problem(schema, bad)
+    assert shapes.problem(schema, bad) == observation_problem("scoring", bad) is not None
+    assert shapes.problem(schema, {"value": 5}) is None
+
+
+def _errors(errors: Iterator[jsonschema.ValidationError]) -> list[tuple[str, str, str]]:
+    # The linear uniqueItems names the array shortened (reprlib), where jsonschema prints it whole.
+    return sorted(
+        (e.json_path, str(e.validator), "" if e.validator == "uniqueItems" else e.message)
+        for e in errors
     )
-    assert shapes.observation_problem("scoring", {"value": 5}) is None
+
+
+def test_the_fixture_check_is_jsonschemas_on_the_corpus_and_its_mutants() -> None:
+    plain = fixture_validator()
+    files = [read_yaml(path).data for path in fixture_files([bundled_fixture_dir()])]
+    for data in files:
+        assert _errors(shapes.fixture_errors(data)) == _errors(plain.iter_errors(data)) == []
+    rng = random.Random(5)
+    cases = [case for data in files for case in data["cases"]]
+    found = 0
+    for _ in range(300):
+        data = _mutant({"cases": [rng.choice(cases)]}, rng)
+        errors = _errors(shapes.fixture_errors(data))
+        assert errors == _errors(plain.iter_errors(data)), data
+        found += bool(errors)
+    assert found > 200  # most mutants are broken: the check is not comparing two empty lists

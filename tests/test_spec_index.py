@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-from fiveup.harness import rules as older_name
 from fiveup.harness import traceability
 from fiveup.harness.spec_index import (
     QUESTION_ID,
@@ -150,7 +149,5 @@ def test_the_bundled_register_is_one_list_of_questions_for_every_reader() -> Non
     assert ids == [f"OQ-{n}" for n in range(1, len(ids) + 1)]
 
 
-def test_the_spec_is_read_once_and_the_older_module_name_gives_the_same_index() -> None:
+def test_the_spec_is_read_once() -> None:
     assert spec_text("rules.md") is _rules_text()
-    assert older_name.spec_rules is spec_rules
-    assert older_name.parse_rules is parse_rules

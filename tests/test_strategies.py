@@ -13,19 +13,34 @@ from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from fiveup import strategies as fs
+from fiveup.contract import shapes
+from fiveup.contract.engine import JSON
+from fiveup.contract.messages import Run
 from fiveup.contract.notation import ALL_TILES, Tile
 from fiveup.contract.players import PLAYER_COUNTS, side_count
-from fiveup.contract.schemas import given_problem, observation_problem
+from fiveup.contract.schemas import observation_schema
 from fiveup.errors import IllegalMoveError
 from fiveup.reference.engine import round_observation
 from fiveup.reference.layout import Layout
 from fiveup.reference.match import Match
 from fiveup.reference.round import Round, RoundEnd
+from fiveup.reference.rules import ACTION_REFUSALS, PLACEMENT_REFUSALS, RefusalKind
 
 SETTINGS = fs.suite_settings(max_examples=100, deadline=None, database=None)
 FEW = fs.suite_settings(
     max_examples=15, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
 )
+
+
+def request_fits(level: str, given: dict[str, JSON]) -> bool:
+    """True when ``given`` is a valid run request of ``level`` (the contract's compiled check,
+    held equal to jsonschema's by tests/test_shapes.py, and far cheaper per example)."""
+    return shapes.problem(Run.schema, Run(1, level, given).to_json()) is None
+
+
+def observation_fits(level: str, observation: JSON) -> bool:
+    """True when ``observation`` follows the level's observation schema (the same check)."""
+    return shapes.problem(observation_schema(level), observation) is None
 
 
 def all_tiles_once(tiles: list[Tile]) -> bool:
@@ -120,9 +135,9 @@ def test_a_reachable_layout_holds_at_most_max_tiles(reached: fs.ReachedLayout) -
 def replays_through_the_protocol(round_: Round) -> None:
     """The request of round_given is valid and the reference plays it back to the same state."""
     request = fs.round_given(round_)
-    assert given_problem("round", request) is None
+    assert request_fits("round", request)
     observation = fs.reference_observation("round", request)
-    assert observation_problem("round", observation) is None
+    assert observation_fits("round", observation)
     assert observation == {**round_observation(round_), "error": None}
 
 
@@ -158,9 +173,9 @@ def test_a_match_is_won_and_replays_through_the_protocol(match: Match) -> None:
     assert match.over and match.winner is not None
     assert match.current is None and all(round_.over for round_ in match.rounds)
     request = fs.match_given(match)
-    assert given_problem("match", request) is None
+    assert request_fits("match", request)
     observation = fs.reference_observation("match", request)
-    assert observation_problem("match", observation) is None
+    assert observation_fits("match", observation)
     assert (observation["over"], observation["winner"]) == (True, match.winner)
     assert observation["scores"] == list(match.scores) and observation["error"] is None
 
@@ -183,7 +198,7 @@ def refused_as_drawn(illegal: fs.IllegalAction) -> None:
     assert refused.value.rule == illegal.rule, (illegal.kind, illegal.action.text)
     assert fs.round_snapshot(round_) == before
     request = fs.round_given(round_, illegal.action)
-    assert given_problem("round", request) is None
+    assert request_fits("round", request)
     error = fs.reference_observation("round", request)["error"]
     assert error is not None
     assert (error["rule"], error["at"]) == (illegal.rule, len(request["actions"]) - 1)
@@ -233,6 +248,13 @@ def test_the_kinds_cover_every_rule_that_refuses_an_action() -> None:
         "LAY-4": 3,
         "SPN-2": 1,
     }
+
+
+def test_each_kind_is_one_entry_of_the_references_refusal_order_and_takes_its_rule() -> None:
+    entries = [*ACTION_REFUSALS, *PLACEMENT_REFUSALS]
+    assert sorted(entries.index(kind.refusal) for kind in fs.Illegal) == list(range(len(entries)))
+    assert all(kind.rule == kind.refusal.rule for kind in fs.Illegal)
+    assert fs.Illegal.DRAW_FROM_EMPTY.refusal.kind is RefusalKind.DRAW
 
 
 @SETTINGS

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fiveup.harness import sources
-from fiveup.harness.text import printable, printable_lines
+from fiveup.harness.text import cut, printable, printable_lines
 
 
 def test_printable_leaves_printable_text_alone() -> None:
@@ -36,3 +36,8 @@ def test_printable_lines_keeps_line_breaks_and_says_where_it_cut() -> None:
 def test_the_yaml_reader_still_answers_for_the_older_names() -> None:
     assert sources.printable is printable
     assert sources.printable_lines is printable_lines
+
+
+def test_cut_keeps_a_short_text_and_says_how_much_of_a_long_one_is_not_shown() -> None:
+    assert cut("abc", 3) == "abc"
+    assert cut("abcdef", 3) == "abc... (3 more characters not shown)"

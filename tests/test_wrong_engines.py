@@ -34,7 +34,7 @@ from fiveup.cli import main
 from fiveup.contract.engine import Level
 from fiveup.harness.certify import Conclusion, Verdict, certify
 from fiveup.harness.corpus import Corpus, load_corpus
-from fiveup.harness.rules import spec_rules
+from fiveup.harness.spec_index import spec_rules
 from fiveup.mutants import WRONG_ENGINES, Mutant
 
 REFERENCE = "reference"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from fiveup.contract.engine import DEFAULT_ENGINE
@@ -12,13 +12,13 @@ from fiveup.errors import UsageError
 from fiveup.fuzz.campaign import fresh_cases
 from fiveup.harness.badge import badge_json
 from fiveup.harness.certify import Run, certify, load_engine, open_engine, plan_run
-from fiveup.harness.corpus import Case, Corpus, fixture_files, load_corpus
+from fiveup.harness.corpus import Case, Corpus
 from fiveup.harness.engines import close_engine
 from fiveup.harness.expectations import baseline_text
 from fiveup.harness.report import json_report, junit_report, summary_line, text_report
 from fiveup.harness.report_html import html_report
 from fiveup.harness.sandbox import Sandbox
-from fiveup.harness.sources import printable
+from fiveup.harness.text import printable
 
 from .common import (
     Streams,
@@ -27,6 +27,7 @@ from .common import (
     check_engine_command,
     check_writable,
     engine_args,
+    load_fixtures,
     positive_count,
     write_atomically,
 )
@@ -147,34 +148,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _corpus(fixtures: list[Path] | None) -> Corpus:
-    for p in fixtures or []:
-        if not p.exists():
-            raise UsageError(f"--fixtures {printable(str(p))}: no such file or folder")
-    if fixtures and not fixture_files(fixtures):
-        shown = ", ".join(printable(str(p)) for p in fixtures)
-        raise UsageError(f"--fixtures {shown}: no *.yaml fixture files there")
-    return load_corpus(fixtures)
-
-
-def _selection(args: argparse.Namespace, corpus: Corpus, cases: int) -> str:
-    """How the cases were chosen, when they are not the whole bundled corpus."""
+def _selection(
+    args: argparse.Namespace, corpus: Corpus, cases: int, decisions: Sequence[str]
+) -> str:
+    """How the cases were chosen (``decisions``: the ones left out), when not the whole corpus."""
     how = []
     if args.fixtures:
         how.append("--fixtures " + ", ".join(printable(str(p)) for p in args.fixtures))
     if args.keyword:
         how.append(f"-k {printable(args.keyword)}")
     how += [f"--case {printable(case_id)}" for case_id in args.case]
-    how += [f"--without-decision {oq}" for oq in args.decisions]
+    how += [f"--without-decision {oq}" for oq in decisions]
     if not how:
         return ""
     return f"{'; '.join(how)}: {cases} of {len(corpus.cases)} cases"
 
 
 def _fresh(
-    args: argparse.Namespace, selection: str, skipped: tuple[str, ...]
+    args: argparse.Namespace, selection: str, skipped: tuple[str, ...], seed: int
 ) -> Callable[[list[str]], list[Case]] | None:
-    """The maker of fresh cases, or None: by default only on a whole-corpus run without baseline.
+    """The maker of fresh cases of ``seed``, or None: by default only on a whole-corpus run.
 
     The levels ``skipped`` get none: the reference plays every decision, so a fresh case of a
     level that a left-out decision touches could depend on it.
@@ -189,7 +182,7 @@ def _fresh(
 
     def make(levels: list[str]) -> list[Case]:
         kept = [level for level in levels if level not in skipped]
-        return fresh_cases(reference, args.seed, count, kept) if kept else []
+        return fresh_cases(reference, seed, count, kept) if kept else []
 
     return make
 
@@ -200,7 +193,7 @@ def _certify(args: argparse.Namespace) -> Run:
     if args.fresh is not None and args.fresh > MAX_FRESH:
         raise UsageError(f"--fresh {args.fresh}: at most {MAX_FRESH} fresh cases per level")
     check_engine_command(args)
-    corpus = _corpus(args.fixtures)
+    corpus = load_fixtures(args.fixtures)
     plan = plan_run(
         corpus,
         keyword=args.keyword,
@@ -208,25 +201,28 @@ def _certify(args: argparse.Namespace) -> Run:
         decisions=args.without_decision,
         expected_failures=args.expected_failures,
     )
-    args.decisions = plan.decisions
     xfails = plan.baseline
     cases = list(plan.cases)
-    selection = _selection(args, corpus, len(cases))
+    selection = _selection(args, corpus, len(cases), plan.decisions)
     skipped = plan.skipped_levels
     engine = open_engine(args.engine, args.engine_cmd, args.timeout, sandbox=_sandbox(args))
-    if args.seed is None:
-        args.seed = xfails.fresh_seed
-    if args.seed is None:
-        args.seed = secrets.randbelow(1 << 31)
-    fresh = _fresh(args, selection, skipped)
+    seed = _seed(args.seed, xfails.fresh_seed)
+    fresh = _fresh(args, selection, skipped, seed)
     left_out = plan.left_out(fresh is not None)
     try:
         return certify(
             engine, corpus, cases, xfails, selection=selection, fresh=fresh,
-            fresh_seed=args.seed if fresh else None, left_out=left_out,
+            fresh_seed=seed if fresh else None, left_out=left_out,
         )  # fmt: skip
     finally:
         close_engine(engine)
+
+
+def _seed(given: int | None, baseline: int | None) -> int:
+    """The fresh cases' seed: ``--seed``, else the baseline's, else a new one."""
+    if given is not None:
+        return given
+    return baseline if baseline is not None else secrets.randbelow(1 << 31)
 
 
 def _sandbox(args: argparse.Namespace) -> Sandbox | None:
@@ -245,15 +241,16 @@ def _rerun_args(args: argparse.Namespace) -> list[str]:
     return [*engine_args(args), *(["--sandbox"] if args.sandbox else []), *fixtures]
 
 
-def _report(result: Run, args: argparse.Namespace) -> str:
+def _report(result: Run, args: argparse.Namespace, site: str | None) -> str:
+    """The report in ``--format``; ``site``: the checked ``--site`` (html only)."""
     if args.format == "json":
         return json_report(result, _rerun_args(args))
     if args.format == "junit":
         return junit_report(result)
     tally = tally_text if args.tally else None
     if args.format == "html":
-        site = args.site or write_spec_copy(args.output)
-        return html_report(result, _rerun_args(args), tally=tally, site=site)
+        linked = site or write_spec_copy(args.output)
+        return html_report(result, _rerun_args(args), tally=tally, site=linked)
     return text_report(result, _rerun_args(args), tally=tally, verbose=args.verbose)
 
 
@@ -277,12 +274,11 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         raise UsageError("--format html needs --output FILE: a page is written to a file")
     if args.site is not None and args.format != "html":
         raise UsageError("--site has a use only with --format html: it is where rules link to")
-    if args.site is not None:
-        args.site = check_site(args.site)
+    site = check_site(args.site) if args.site is not None else None
     for option in ("output", "write_expected_failures", "badge"):
         check_writable(getattr(args, option), f"--{option.replace('_', '-')}")
     result = _certify(args)
-    text = _report(result, args)
+    text = _report(result, args, site)
     if args.output:
         write_atomically(args.output, text)
         if args.format != "text":

@@ -6,13 +6,16 @@ import argparse
 import difflib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from fiveup.contract.engine import DEFAULT_ENGINE
 from fiveup.contract.schemas import clip
 from fiveup.errors import UsageError
 from fiveup.harness.files import write_whole
 from fiveup.harness.text import printable
+
+if TYPE_CHECKING:
+    from fiveup.harness.corpus import Corpus
 
 __all__ = [
     "Exit",
@@ -22,6 +25,7 @@ __all__ = [
     "check_engine_command",
     "check_writable",
     "engine_args",
+    "load_fixtures",
     "positive_count",
     "shown",
     "write_atomically",
@@ -122,6 +126,24 @@ def add_fixtures_option(parser: argparse.ArgumentParser, purpose: str = "") -> N
         metavar="PATH",
         help=f"fixture files or folders{purpose} instead of the bundled corpus",
     )
+
+
+def load_fixtures(fixtures: list[Path] | None) -> Corpus:
+    """The corpus of ``--fixtures`` (None: the bundled one), as every subcommand reads it.
+
+    A path that does not exist, or paths that hold no ``*.yaml`` fixture file, are refused
+    (UsageError naming them): an empty corpus would list, run or measure nothing and say so
+    as if it were an answer.
+    """
+    from fiveup.harness.corpus import fixture_files, load_corpus  # the CLI loads it when used
+
+    for path in fixtures or []:
+        if not path.exists():
+            raise UsageError(f"--fixtures {printable(str(path))}: no such file or folder")
+    if fixtures and not fixture_files(fixtures):
+        named = ", ".join(printable(str(path)) for path in fixtures)
+        raise UsageError(f"--fixtures {named}: no *.yaml fixture files there")
+    return load_corpus(fixtures)
 
 
 def engine_args(args: argparse.Namespace) -> list[str]:

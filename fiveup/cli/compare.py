@@ -16,7 +16,7 @@ from fiveup.harness.regressions import (
     summary,
     unlike,
 )
-from fiveup.harness.sources import printable
+from fiveup.harness.text import printable
 
 from .common import Streams
 

@@ -26,11 +26,12 @@ from typing import Any, Final, TextIO
 from fiveup.contract.engine import DEFAULT_ENGINE, Engine, Level
 from fiveup.contract.players import PLAYER_COUNTS
 from fiveup.errors import UsageError
-from fiveup.fuzz.campaign import KEEP_PER_KIND, Shard, Tally, run_campaign
+from fiveup.fuzz.campaign import KEEP_PER_KIND, Findings, Shard, run_campaign
 from fiveup.fuzz.cases import LEVEL_WEIGHTS
 from fiveup.fuzz.report import campaign_report, merge_reports, write_text
 from fiveup.harness.engines import close_engine, open_engine
-from fiveup.harness.sources import printable, read_bounded
+from fiveup.harness.sources import read_bounded
+from fiveup.harness.text import printable
 
 from .common import Streams, add_engine_options, check_engine_command
 
@@ -192,7 +193,7 @@ def _play(
     timeout: float,
     levels: list[str] | None = None,
     keep: int | None = KEEP_PER_KIND,
-) -> Tally:
+) -> Findings:
     """One process's part of a campaign (module-level, so a process pool can run it)."""
     with _opened(candidate, baseline, timeout) as (engine, reference):
         return run_campaign(
@@ -218,20 +219,20 @@ def _levels(names: list[str] | None) -> list[Level] | None:
     return None if names is None else [Level(name) for name in names]
 
 
-def _progress(err: TextIO, total: int) -> Callable[[Tally], None]:
-    def show(tally: Tally) -> None:
-        rate = tally.cases_per_second
-        left = (total - tally.cases) / rate if rate else 0.0
+def _progress(err: TextIO, total: int) -> Callable[[Findings], None]:
+    def show(findings: Findings) -> None:
+        rate = findings.cases_per_second
+        left = (total - findings.cases) / rate if rate else 0.0
         err.write(
-            f"\r{tally.cases}/{total} cases, {rate:,.0f}/s, {left:,.0f} s left, "
-            f"{len(tally.divergences)} divergences "
+            f"\r{findings.cases}/{total} cases, {rate:,.0f}/s, {left:,.0f} s left, "
+            f"{len(findings.divergences)} divergences "
         )
         err.flush()
 
     return show
 
 
-def _campaign(args: argparse.Namespace, streams: Streams) -> Tally:
+def _campaign(args: argparse.Namespace, streams: Streams) -> Findings:
     candidate, baseline = _engines(args)
     indexes = list(args.shard.indexes(args.rounds))
     if args.jobs <= 1 or len(indexes) <= 1:
@@ -245,7 +246,7 @@ def _campaign(args: argparse.Namespace, streams: Streams) -> Tally:
     jobs = min(args.jobs, len(indexes))
     parts = [indexes[j::jobs] for j in range(jobs)]
     context = multiprocessing.get_context("spawn")
-    tally = Tally(args.seed)
+    findings = Findings(args.seed)
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         futures = [
             pool.submit(_play, candidate, baseline, args.seed, part, args.players, args.out,
@@ -253,8 +254,8 @@ def _campaign(args: argparse.Namespace, streams: Streams) -> Tally:
             for part in parts
         ]  # fmt: skip
         for future in futures:
-            tally.merge(future.result())
-    return tally
+            findings.merge(future.result())
+    return findings
 
 
 def _keep(args: argparse.Namespace) -> int | None:
@@ -358,8 +359,8 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     if args.engine is None and args.engine_cmd is None:
         raise UsageError("name the engine under test: --engine NAME or --engine-cmd COMMAND")
     _check_out(args.out)
-    tally = _campaign(args, streams)
+    findings = _campaign(args, streams)
     if getattr(streams.stderr, "isatty", lambda: False)():
         streams.stderr.write("\n")
-    _write(campaign_report(tally, _campaign_of(args), args.shard), args.format, streams)
-    return 1 if tally.divergences else 0
+    _write(campaign_report(findings, _campaign_of(args), args.shard), args.format, streams)
+    return 1 if findings.divergences else 0

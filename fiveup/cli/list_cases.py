@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
-from fiveup.harness.corpus import Case, load_corpus
+from fiveup.harness.corpus import Case
 from fiveup.harness.selection import check_decisions, select
 
-from .common import Streams, add_fixtures_option
+from .common import Streams, add_fixtures_option, load_fixtures
 
 NAME = "list"
 HELP = "list the cases: ID, level, primary rule and title"
@@ -47,7 +47,7 @@ def _row(case: Case) -> dict[str, object]:
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
     """Print the selected cases."""
-    corpus = load_corpus(args.fixtures)
+    corpus = load_fixtures(args.fixtures)
     cases = select(corpus, args.keyword)
     if args.decision:
         wanted = set(check_decisions(corpus, args.decision, "--decision"))

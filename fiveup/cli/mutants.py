@@ -13,16 +13,15 @@ import argparse
 import json
 import os
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TextIO
 
 from fiveup.errors import UsageError
-from fiveup.harness.corpus import Case, Corpus, fixture_files, load_corpus
+from fiveup.harness.corpus import Case, Corpus
 from fiveup.harness.selection import select
-from fiveup.harness.sources import printable
+from fiveup.harness.text import printable
 from fiveup.mutants import CATALOGUE, Measurement, Mutant, Report, measure, mutant_named
 
-from .common import Streams, add_fixtures_option
+from .common import Streams, add_fixtures_option, load_fixtures
 
 NAME = "mutants"
 HELP = "measure the corpus: run it against mutants of the reference, one rule broken in each"
@@ -68,16 +67,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 # --- choosing what to run --------------------------------------------------------------------
-
-
-def _corpus(fixtures: list[Path] | None) -> Corpus:
-    for path in fixtures or []:
-        if not path.exists():
-            raise UsageError(f"--fixtures {printable(str(path))}: no such file or folder")
-    if fixtures and not fixture_files(fixtures):
-        shown = ", ".join(printable(str(p)) for p in fixtures)
-        raise UsageError(f"--fixtures {shown}: no *.yaml fixture files there")
-    return load_corpus(fixtures)
 
 
 def _mutants(names: Sequence[str]) -> list[Mutant]:
@@ -213,7 +202,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         return _list(mutants, args, out)
     if not 1 <= args.jobs <= _MAX_JOBS:
         raise UsageError(f"--jobs {args.jobs}: must be between 1 and {_MAX_JOBS}")
-    corpus = _corpus(args.fixtures)
+    corpus = load_fixtures(args.fixtures)
     cases = _cases(args, corpus)
     if args.format == "json":
         report = measure(corpus, cases, mutants, jobs=args.jobs)

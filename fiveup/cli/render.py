@@ -24,7 +24,7 @@ from typing import Any, Final
 from fiveup.contract.engine import DEFAULT_ENGINE, JSON, Engine, Level
 from fiveup.contract.schemas import observation_problem
 from fiveup.errors import FiveUpError, UsageError
-from fiveup.harness.corpus import Case, load_corpus
+from fiveup.harness.corpus import Case
 from fiveup.harness.engines import load_engine
 from fiveup.harness.levels import LEVELS
 from fiveup.harness.selection import select
@@ -33,7 +33,14 @@ from fiveup.render.svg import layout_svg
 from fiveup.render.text import LANGS, Lang, describe
 from fiveup.site.build import write_site
 
-from .common import Streams, add_fixtures_option, check_writable, shown, write_atomically
+from .common import (
+    Streams,
+    add_fixtures_option,
+    check_writable,
+    load_fixtures,
+    shown,
+    write_atomically,
+)
 
 NAME = "render"
 SPEC: Final = "spec"
@@ -118,7 +125,7 @@ def case_item(case: Case) -> Item | None:
 
 
 def _cases(args: argparse.Namespace) -> list[Item]:
-    corpus = load_corpus(args.fixtures)
+    corpus = load_fixtures(args.fixtures)
     if args.all:
         return [item for case in corpus.cases if (item := case_item(case)) is not None]
     (case,) = select(corpus, ids=[args.case])

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from fiveup.harness.corpus import load_corpus
 from fiveup.harness.describe import case_text, request_line
 from fiveup.harness.selection import select
 
-from .common import Streams, add_fixtures_option
+from .common import Streams, add_fixtures_option, load_fixtures
 
 NAME = "show"
 HELP = "show one case: what is given, what is expected, the table as text"
@@ -27,6 +26,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
     """Print the case."""
-    (case,) = select(load_corpus(args.fixtures), ids=[args.case])
+    (case,) = select(load_fixtures(args.fixtures), ids=[args.case])
     streams.stdout.write(request_line(case) + "\n" if args.request else case_text(case))
     return 0

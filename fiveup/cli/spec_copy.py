@@ -16,7 +16,7 @@ from pathlib import Path
 from fiveup.contract.engine import DEFAULT_ENGINE
 from fiveup.errors import UsageError
 from fiveup.harness.certify import load_engine
-from fiveup.harness.sources import printable
+from fiveup.harness.text import printable
 from fiveup.site.build import write_site
 
 __all__ = ["check_site", "spec_copy_folder", "write_spec_copy"]

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from fiveup.contract.players import PLAYER_COUNTS
 from fiveup.errors import UsageError
-from fiveup.harness.sources import printable, read_bounded
+from fiveup.harness.sources import read_bounded
+from fiveup.harness.text import printable
 from fiveup.transcripts import GOLDEN, POLICIES, Transcript, check_file
 
 from .common import Streams, check_writable, positive_count, write_atomically

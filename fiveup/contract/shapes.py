@@ -1,8 +1,8 @@
 """The one entry point of shape checks: the protocol's schemas compiled, jsonschema behind.
 
-:func:`problem` (and :func:`observation_problem`, :func:`conforms`) is what every room asks:
-the typed messages (:mod:`fiveup.contract.messages`), the process client and the runner. The
-compiled code is an implementation detail of it.
+:func:`problem` (and :func:`conforms`) is what every room asks: the typed messages
+(:mod:`fiveup.contract.messages`), the process client, the runner and the linter. The compiled
+code is an implementation detail of it.
 
 Checking an observation with ``jsonschema`` costs milliseconds, far more than playing the case;
 a fuzzing campaign checks thousands per second. :func:`conforms` compiles each protocol schema
@@ -13,21 +13,31 @@ that answers exactly what ``jsonschema`` answers on plain JSON. What it cannot d
 makes) it hands to ``jsonschema``, so the answer is always the validator's; and a problem is
 always described by ``jsonschema`` (:func:`problem`). ``tests/test_shapes.py`` holds the two
 equal over many observations, valid and broken.
+
+Fixture files are checked here too (:func:`fixture_errors`, what the linter reports): the
+fixture schema with its references resolved once and a ``uniqueItems`` in linear time, so that
+a hostile file is checked in bounded time; the same test holds its errors equal to jsonschema's.
 """
 
 from __future__ import annotations
 
 import numbers
 import re
-from collections.abc import Callable
+import reprlib
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from typing import Any, Final
 from urllib.parse import urldefrag, urljoin
 
-from .engine import JSON, Level
-from .schemas import SCHEMA_NAMES, message_problem, protocol_schema
+import jsonschema
+import jsonschema.validators
+from jsonschema.protocols import Validator
+from referencing import Registry, Resource
 
-__all__ = ["Unknown", "compiled", "conforms", "observation_problem", "problem"]
+from .engine import JSON
+from .schemas import SCHEMA_NAMES, fixture_schema, message_problem, protocol_schema
+
+__all__ = ["Unknown", "compiled", "conforms", "fixture_errors", "problem"]
 
 
 class Unknown(Exception):
@@ -424,7 +434,103 @@ def problem(name: str, value: JSON) -> str | None:
     return message_problem(name, value)
 
 
-def observation_problem(level: Level | str, observation: JSON) -> str | None:
-    """What is wrong with the shape of an observation of ``level``, or None if it fits."""
-    name = level.value if isinstance(level, Level) else level
-    return problem(f"observation-{name}", observation)
+# --- fixture files ---------------------------------------------------------------------------
+
+
+def fixture_errors(data: JSON) -> Iterator[jsonschema.ValidationError]:
+    """The schema errors of a fixture file's data, lazily, in time bounded whatever it holds.
+
+    ``fixture.json`` with its references into the protocol schemas: the linter reports them.
+    """
+    return _fixture_validator().iter_errors(data)
+
+
+def _canonical(value: Any) -> Any:
+    """A hashable stand-in for a JSON value: equal stand-ins for values JSON Schema deems equal."""
+    if isinstance(value, bool) or value is None:
+        return (type(value).__name__, value)
+    if isinstance(value, int | float):
+        return ("number", value)
+    if isinstance(value, list):
+        return ("array", tuple(_canonical(v) for v in value))
+    if isinstance(value, dict):
+        return ("object", frozenset((_canonical(k), _canonical(v)) for k, v in value.items()))
+    return ("string", value)
+
+
+def _unique_items(
+    validator: Validator, unique: bool, instance: Any, schema: Mapping[str, Any]
+) -> Iterator[jsonschema.ValidationError]:
+    """``uniqueItems`` in linear time.
+
+    jsonschema compares unsortable items pairwise, which takes hours over 50,000 mappings.
+    """
+    if unique and validator.is_type(instance, "array"):
+        keys = [_canonical(item) for item in instance]
+        if len(set(keys)) < len(keys):
+            yield jsonschema.ValidationError(f"{reprlib.repr(instance)} has non-unique elements")
+
+
+_LITERAL: Final = frozenset({"enum", "const", "default", "examples", "required"})
+"""Keywords whose values are data, not subschemas: no ``$ref`` is looked for in them."""
+_ANNOTATIONS: Final = frozenset({"title", "description", "$comment"})
+
+
+def _documents() -> dict[str, dict[str, Any]]:
+    schemas = [fixture_schema(), *(protocol_schema(name) for name in SCHEMA_NAMES)]
+    return {schema["$id"]: schema for schema in schemas}
+
+
+def _target(documents: Mapping[str, Any], uri: str) -> Any:
+    document, fragment = urldefrag(uri)
+    node = documents[document]
+    for part in fragment.split("/")[1:]:
+        node = node[part.replace("~1", "/").replace("~0", "~")]
+    return node
+
+
+def _inline(schema: Any, base: str, documents: Mapping[str, Any], seen: frozenset[str]) -> Any:
+    """``schema`` with each ``$ref`` replaced by the subschema it names (a recursive one kept).
+
+    jsonschema looks a reference up anew at each value it checks, which costs two thirds of
+    the time of a file of many tiles and actions.
+    """
+    if isinstance(schema, list):
+        return [_inline(s, base, documents, seen) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {
+        k: v if k in _LITERAL else _inline(v, base, documents, seen)
+        for k, v in schema.items()
+        if k not in ("$ref", "$defs")
+    }
+    if "$ref" not in schema:
+        return out
+    uri = urljoin(base, schema["$ref"])
+    if uri in seen:
+        return {**out, "$ref": uri}
+    resolved = _inline(_target(documents, uri), urldefrag(uri).url, documents, seen | {uri})
+    if set(out) <= _ANNOTATIONS:
+        return resolved
+    return {**out, "allOf": [*out.get("allOf", []), resolved]}
+
+
+@cache
+def _fixture_validator() -> Validator:
+    """The validator of fixture files, bounded in time whatever the file holds.
+
+    It checks what :func:`fiveup.contract.schemas.fixture_validator` checks (tests/test_shapes.py
+    holds the two equal), with every reference resolved once and a ``uniqueItems`` that takes
+    linear time.
+    """
+    documents = _documents()
+    root = fixture_schema()
+    schema = _inline(root, root["$id"], documents, frozenset())
+    schema["$schema"] = root["$schema"]
+    registry: Registry[Any] = Registry().with_resources(
+        (uri, Resource.from_contents(document)) for uri, document in documents.items()
+    )
+    extend: Callable[..., Any] = jsonschema.validators.extend  # untyped in the stubs
+    cls = extend(jsonschema.Draft202012Validator, validators={"uniqueItems": _unique_items})
+    validator: Validator = cls(schema, registry=registry)
+    return validator

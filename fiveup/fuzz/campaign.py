@@ -62,8 +62,8 @@ __all__ = [
     "KEEP_PER_KIND",
     "MAX_SHARDS",
     "Divergence",
+    "Findings",
     "Shard",
-    "Tally",
     "fresh_cases",
     "fuzz_case",
     "kind_of",
@@ -112,7 +112,7 @@ class Divergence:
 
 
 @dataclass(slots=True)
-class Tally:
+class Findings:
     """What a campaign (or one shard of it) found."""
 
     seed: int
@@ -129,7 +129,7 @@ class Tally:
         """Cases judged per second."""
         return self.cases / self.seconds if self.seconds else 0.0
 
-    def merge(self, other: Tally) -> None:
+    def merge(self, other: Findings) -> None:
         """Add another shard's findings to these."""
         self.cases += other.cases
         self.rounds += other.rounds
@@ -582,9 +582,9 @@ def run_campaign(
     players: int | None = None,
     levels: Iterable[Level] | None = None,
     out: Path | None = None,
-    progress: Callable[[Tally], None] | None = None,
+    progress: Callable[[Findings], None] | None = None,
     keep: int | None = KEEP_PER_KIND,
-) -> Tally:
+) -> Findings:
     """Play the cases at ``indexes`` of campaign ``seed``; write divergences to ``out``.
 
     ``players`` and ``levels`` narrow the cases (default: every player count, and every level
@@ -597,10 +597,10 @@ def run_campaign(
 
 def _campaign(
     baseline: Engine, candidate: Engine, seed: int, indexes: Iterable[int], players: int | None,
-    levels: Iterable[Level] | None, out: Path | None, progress: Callable[[Tally], None] | None,
+    levels: Iterable[Level] | None, out: Path | None, progress: Callable[[Findings], None] | None,
     keep: int | None,
-) -> Tally:  # fmt: skip
-    tally = Tally(seed)
+) -> Findings:  # fmt: skip
+    tally = Findings(seed)
     kinds: dict[str, int] = {}
     declared = list(candidate.info()["levels"])
     wanted = set(LEVEL_WEIGHTS if levels is None else levels)

@@ -14,7 +14,7 @@ from typing import Any, Final, TextIO
 
 from fiveup import SUITE_VERSION
 
-from .campaign import Shard, Tally
+from .campaign import Findings, Shard
 
 __all__ = ["CAMPAIGN_KEYS", "campaign_report", "merge_reports", "write_text"]
 
@@ -31,7 +31,9 @@ CAMPAIGN_KEYS: Final = (
 """What makes two shard reports parts of one campaign: these must be equal in every shard."""
 
 
-def campaign_report(tally: Tally, campaign: Mapping[str, Any], shard: Shard) -> dict[str, Any]:
+def campaign_report(
+    findings: Findings, campaign: Mapping[str, Any], shard: Shard
+) -> dict[str, Any]:
     """The JSON report of a campaign (or one shard of it) described by ``campaign``.
 
     ``campaign`` gives every key of :data:`CAMPAIGN_KEYS` but ``suite``; divergences are
@@ -50,18 +52,18 @@ def campaign_report(tally: Tally, campaign: Mapping[str, Any], shard: Shard) -> 
             "kind": d.kind,
             "file": d.file or None,
         }
-        for d in sorted(tally.divergences, key=lambda d: d.index)
+        for d in sorted(findings.divergences, key=lambda d: d.index)
     ]
     report: dict[str, Any] = {"suite": SUITE_VERSION}
     report.update({key: campaign[key] for key in CAMPAIGN_KEYS if key != "suite"})
     report["shard"] = f"{shard.number}/{shard.count}"
     report.update(
         {
-            "cases": tally.cases,
-            "round_cases": tally.rounds,
-            "by_level": dict(sorted(tally.by_level.items())),
-            "seconds": tally.seconds,
-            "interrupted": tally.interrupted,
+            "cases": findings.cases,
+            "round_cases": findings.rounds,
+            "by_level": dict(sorted(findings.by_level.items())),
+            "seconds": findings.seconds,
+            "interrupted": findings.interrupted,
             "divergences": divergences,
         }
     )

@@ -24,7 +24,7 @@ from fiveup.harness.process import ProcessEngine
 from fiveup.reference.bench import time_rounds
 from fiveup.reference.engine import ReferenceEngine
 
-from .campaign import Tally, run_campaign
+from .campaign import Findings, run_campaign
 
 __all__ = ["TARGETS", "FuzzFigures", "SpeedReport", "measure"]
 
@@ -102,7 +102,7 @@ class SpeedReport:
         return self.bench_rounds / self.bench_seconds if self.bench_seconds else 0.0
 
 
-def _campaign(candidate: Engine, seed: int, cases: int, mix: bool) -> tuple[Tally, float]:
+def _campaign(candidate: Engine, seed: int, cases: int, mix: bool) -> tuple[Findings, float]:
     """The campaign's tally and the CPU seconds this process spent on it."""
     start = time.process_time()
     if mix:
@@ -127,7 +127,7 @@ def _cpu_of(pid: int | None) -> float | None:
 
 
 def _figures(
-    kind: str, name: str, played: tuple[Tally, float], bench_rate: float,
+    kind: str, name: str, played: tuple[Findings, float], bench_rate: float,
     engine_cpu: float | None = None,
 ) -> FuzzFigures:  # fmt: skip
     tally, cpu = played
