@@ -177,3 +177,14 @@ def test_show_names_the_decisions_a_case_depends_on() -> None:
     assert "OQ-6" in line.split(": ", 1)[1].split(", ")
     code, out, _ = run("show", "doc.scoring.credit-15")
     assert code == 0 and "depends on the decisions of" not in out
+
+
+def test_list_refuses_a_selection_that_matches_no_case_as_certify_does() -> None:
+    for words in (["-k", "no-such-case"], ["-k", "layout", "--decision", "OQ-6"]):
+        code, out, err = run("list", *words)
+        assert (code, out) == (2, "")
+        assert err == f"fiveup list: error: {' '.join(words)}: no case matches the selection\n"
+    code, _, err = run("certify", "-k", "no-such-case")
+    assert (code, err) == (2, "fiveup certify: error: no case matches the selection\n")
+    code, _, err = run("list", "-k", "x" * 5000)
+    assert code == 2 and len(err) < 200

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from fiveup.contract.schemas import clip
+from fiveup.errors import UsageError
 from fiveup.harness.corpus import Case
 from fiveup.harness.selection import check_decisions, select
 
@@ -45,6 +47,14 @@ def _row(case: Case) -> dict[str, object]:
     }
 
 
+def _options(args: argparse.Namespace) -> str:
+    # certify refuses a selection that leaves nothing to run: an empty listing is refused alike,
+    # naming the options that emptied it.
+    named = [f"-k {clip(args.keyword, 80)}"] if args.keyword is not None else []
+    named += [f"--decision {clip(decision, 80)}" for decision in args.decision]
+    return " ".join(named)
+
+
 def run(args: argparse.Namespace, streams: Streams) -> int:
     """Print the selected cases."""
     corpus = load_fixtures(args.fixtures)
@@ -52,6 +62,8 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     if args.decision:
         wanted = set(check_decisions(corpus, args.decision, "--decision"))
         cases = [case for case in cases if wanted & set(case.decisions)]
+    if not cases:
+        raise UsageError(f"{_options(args)}: no case matches the selection")
     out = streams.stdout
     if args.format == "json":
         out.write(json.dumps([_row(case) for case in cases], indent=2) + "\n")
