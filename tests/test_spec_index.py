@@ -3,8 +3,10 @@ documents, and the register of open questions."""
 
 from __future__ import annotations
 
+import json
 import re
 
+from fiveup.contract.schemas import fixture_schema, protocol_schema
 from fiveup.harness import traceability
 from fiveup.harness.spec_index import (
     QUESTION_ID,
@@ -151,3 +153,16 @@ def test_the_bundled_register_is_one_list_of_questions_for_every_reader() -> Non
 
 def test_the_spec_is_read_once() -> None:
     assert spec_text("rules.md") is _rules_text()
+
+
+def test_the_schemas_write_the_rule_and_question_id_patterns_as_the_spec_index_does() -> None:
+    # JSON Schema has no import: the schemas' patterns are the index's, spelled in its dialect.
+    def as_schema(pattern: str) -> str:
+        return "^" + pattern.replace(r"\d", "[0-9]") + "$"
+
+    common = protocol_schema("common")["$defs"]
+    assert isinstance(common, dict) and isinstance(common["rule"], dict)
+    assert common["rule"]["pattern"] == as_schema(RULE_ID)
+    fixture = json.dumps(fixture_schema())
+    assert json.dumps(as_schema(QUESTION_ID)) in fixture
+    assert '"^OQ-' not in fixture.replace(json.dumps(as_schema(QUESTION_ID)), "")
