@@ -108,21 +108,9 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _time_rounds(players: int, rounds: int, rng: random.Random) -> RoundFigures:
-    draw = rng.random
-    shuffle = rng.shuffle
-    deck = list(ALL_TILES)
-    placements = 0
     with _collector_paused():
         start = time.perf_counter()
-        for number in range(rounds):
-            shuffle(deck)
-            round_ = Round(players, deck, number % players)
-            legal, apply = round_.legal_action_list, round_.apply
-            moves = legal()
-            while moves:  # none once the round is over
-                apply(moves[int(draw() * len(moves))])
-                moves = legal()
-            placements += len(round_.layout)
+        placements, _ = reference_rounds(players, rounds, rng)
         seconds = time.perf_counter() - start
     return RoundFigures(players, rounds, placements, seconds)
 
@@ -345,8 +333,11 @@ def bare_rounds(players: int, rounds: int, rng: random.Random) -> tuple[int, int
 
 
 def reference_rounds(players: int, rounds: int, rng: random.Random) -> tuple[int, int]:
-    """The reference's side of :func:`time_against_bare`: bench's random rounds, by ``Round``.
+    """Bench's random rounds by ``Round``: what :func:`run_bench` times, and the yardstick's.
 
+    The reference's side of :func:`time_against_bare`. Each round shuffles the canonical order
+    with ``rng``, is opened by seat ``number % players`` and is played to
+    its end choosing among the legal actions with one ``rng.random()`` each.
     Returns the tiles placed and the penalties counted, as :func:`bare_rounds` does.
     """
     draw = rng.random

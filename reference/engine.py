@@ -19,7 +19,6 @@ from fiveup.contract.schemas import given_problem
 from fiveup.errors import IllegalMoveError, NotationError, UsageError
 
 from .layout import (
-    _N_MASKS,
     KEY_STRIDE,
     POINT_OF,
     POINT_VALUE,
@@ -33,12 +32,9 @@ from .perft import count as perft_count
 from .perft import divide as perft_divide
 from .perft import legal_actions
 from .round import (
-    _DRAW_ACTIONS,
-    _DREW,
-    _NO_TILE,
-    _PASS_ACTIONS,
-    _PLAY_ACTIONS,
-    _PLAYED,
+    LOGGED_DRAW,
+    LOGGED_PLAY,
+    NO_TILE,
     Drew,
     Event,
     Passed,
@@ -46,6 +42,7 @@ from .round import (
     Round,
     RoundEnded,
     RoundResult,
+    shared_actions,
 )
 from .rules import STANDARD, Rules
 
@@ -115,8 +112,7 @@ def layout_observation(layout: Layout) -> dict[str, JSON]:
     connections: list[JSON] = []
     contributions: list[JSON] = []
     tile_text, is_double, joints = _TILE_TEXT, _IS_DOUBLE, _JOINTS
-    counted, occupied = layout._counted, layout._occupied
-    for key in layout.placed:
+    for key, counted in zip(layout.placed, layout.counted_values(), strict=True):
         tc = key // KEY_STRIDE
         text = tile_text[tc]
         tiles.append(text)
@@ -124,7 +120,7 @@ def layout_observation(layout: Layout) -> dict[str, JSON]:
             spinners.append(text)
         if key % KEY_STRIDE:
             connections.append(list(joints.get(key) or _joint(key)))
-        for value in counted[tc * _N_MASKS + occupied[tc]]:
+        for value in counted:
             contributions.append([text, value])
     codes = sorted([code for points in layout.points_by_value for code in points])
     return {
@@ -187,13 +183,13 @@ def _logged_events(round_: Round) -> list[JSON]:
     """The ``events`` of a round read from its log: the texts looked up, no Event made."""
     events: list[JSON] = []
     add, tile_text, play_text = events.append, _TILE_TEXT, _PLAY_TEXT
-    for entry in round_._log:
+    for entry in round_.action_log:
         kind = entry[0]
-        if kind == _PLAYED:
+        if kind == LOGGED_PLAY:
             key = entry[2]
             text = play_text.get(key) or _play_text(key)
             add({"seat": entry[1], "play": text, "sum": entry[3], "credit": entry[4]})
-        elif kind == _DREW:
+        elif kind == LOGGED_DRAW:
             add({"seat": entry[1], "draw": tile_text[entry[2]]})
         else:
             add({"seat": entry[1], "pass": True})
@@ -205,13 +201,13 @@ def round_observation(round_: Round) -> dict[str, JSON]:
     cls = type(round_)
     if cls.events is _ROUND_EVENTS and cls.hands is _ROUND_HANDS and cls.pending is _ROUND_PENDING:
         tile_text = _TILE_TEXT
-        code = round_._pending
+        code = round_.pending_code
         return {
             "events": _logged_events(round_),
             "state": {
                 "turn": round_.turn,
-                "pending": None if code == _NO_TILE else tile_text[code],
-                "hands": [[tile_text[c] for c in hand] for hand in round_._hands],
+                "pending": None if code == NO_TILE else tile_text[code],
+                "hands": [[tile_text[c] for c in hand] for hand in round_.hand_codes],
                 "boneyard": round_.boneyard_size,
                 "scores": list(round_.scores),
                 "layout": layout_observation(round_.layout),
@@ -295,11 +291,7 @@ def _object(value: JSON) -> dict[str, JSON]:
 
 # A round recognises its own shared action objects at once (by identity) and must work out
 # the code of any other: a request's action texts are read into those shared objects.
-_SHARED_ACTIONS: dict[Action, Action] = {
-    action: action
-    for actions in (*(plays.values() for plays in _PLAY_ACTIONS), _DRAW_ACTIONS, _PASS_ACTIONS)
-    for action in actions
-}
+_SHARED_ACTIONS: dict[Action, Action] = {action: action for action in shared_actions()}
 _SHARED_TEXTS: dict[str, Action] = {action.text: action for action in _SHARED_ACTIONS}
 
 

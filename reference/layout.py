@@ -43,6 +43,7 @@ __all__ = [
     "PlacementResult",
     "contributions",
     "interned_placements",
+    "new_layout",
     "open_slots",
     "placement_key",
     "placement_of",
@@ -142,13 +143,24 @@ def _fill_codes() -> None:
 _fill_codes()
 
 
+_Step = tuple[int, tuple[tuple[int, int], ...]]
+"""What occupying one slot of a target does: the change of the sum, and the points gained."""
+_Join = tuple[int, int, int, int, int, int, int, tuple[tuple[int, int], ...], list[_Step]]
+"""One placement key's record in :attr:`LayoutTables.joins`."""
+
+
 @dataclass(frozen=True, slots=True)
 class LayoutTables:
     """The lookup tables of one set of layout rules, by row ``tile code * 64 + occupied mask``.
 
     ``open`` holds the codes of the open points, ``open_valued`` the same with their values,
     ``gained`` (by ``row * 6 + slot``) the points a tile gains when that slot is occupied,
-    ``counted`` the counted ends and ``counted_sum`` their sum.
+    ``counted`` the counted ends and ``counted_sum`` their sum. ``joins`` holds, by placement
+    key, what :meth:`Layout.place_key` needs to place it in one step (None for a key that no
+    table can accept): the tile code, the point code, the target's tile code, the bit of the
+    slot joined, the value joined, the new tile's occupied mask, its counted sum, the points it
+    opens as ``(value, code)`` pairs, and per mask of the target the change of the sum and the
+    points the target gains.
     """
 
     open: list[tuple[int, ...]]
@@ -156,6 +168,7 @@ class LayoutTables:
     gained: list[tuple[tuple[int, int], ...]]
     counted: list[tuple[int, ...]]
     counted_sum: list[int]
+    joins: list[_Join | None]
 
 
 @cache
@@ -165,7 +178,12 @@ def _tables(
 ) -> LayoutTables:
     rows = N_TILE_CODES * _N_MASKS
     tables = LayoutTables(
-        [()] * rows, [()] * rows, [()] * (rows * _N_SLOTS), [()] * rows, [0] * rows
+        [()] * rows,
+        [()] * rows,
+        [()] * (rows * _N_SLOTS),
+        [()] * rows,
+        [0] * rows,
+        [None] * (N_TILE_CODES * KEY_STRIDE),
     )
     for tile in ALL_TILES:
         tc = tile_code(tile)
@@ -188,7 +206,38 @@ def _tables(
                     tables.gained[row * _N_SLOTS + _SLOT_INDEX[slot]] = tuple(
                         (POINT_VALUE[p], p) for p in now_open if p not in tables.open[row]
                     )
+    _fill_joins(tables)
     return tables
+
+
+def _fill_joins(tables: LayoutTables) -> None:
+    """Fill ``tables.joins`` from the other tables (see :class:`LayoutTables`)."""
+    steps: dict[int, list[_Step]] = {}
+    for key, (tc, pc, target_tc, slot, value, mask) in _JOINS.items():
+        own = tc * _N_MASKS + mask
+        by_mask: list[_Step] = []
+        if pc != _NO_TARGET:
+            by_mask = steps.get(pc) or []
+            if not by_mask:
+                for target_mask in range(_N_MASKS):
+                    row = target_tc * _N_MASKS + target_mask
+                    if target_mask >> slot & 1:
+                        by_mask.append((0, ()))  # occupied: never looked up
+                    else:
+                        change = tables.counted_sum[row | 1 << slot] - tables.counted_sum[row]
+                        by_mask.append((change, tables.gained[row * _N_SLOTS + slot]))
+                steps[pc] = by_mask
+        tables.joins[key] = (
+            tc,
+            pc,
+            target_tc,
+            0 if pc == _NO_TARGET else 1 << slot,
+            value,
+            mask,
+            tables.counted_sum[own],
+            tables.open_valued[own],
+            by_mask,
+        )
 
 
 _TABLES_OF: dict[int, tuple[Rules, LayoutTables]] = {}
@@ -201,6 +250,8 @@ def tables_for(rules: Rules) -> LayoutTables:
         return found[1]
     tables = _tables(rules.open_slots, rules.contributions)
     _TABLES_OF[id(rules)] = (rules, tables)
+    if rules is STANDARD:
+        _STANDARD_TABLES.append(tables)
     return tables
 
 
@@ -282,37 +333,35 @@ class Layout:
     """
 
     __slots__ = (
-        "_counted",
-        "_counted_sum",
         "_flat",  # only a _VariantLayout sets it
-        "_gained",
+        "_joins",
         "_occupied",
-        "_open",
-        "_open_valued",
         "_rules",
         "_sum",
+        "_tables",
         "placed",
         "points_by_value",
     )
 
+    def __new__(cls, rules: Rules = STANDARD) -> Layout:
+        """A layout of the class that plays ``rules``: a variant's SPN-1 needs its own."""
+        if cls is Layout and rules.spins is not every_double_spins:
+            cls = _VariantLayout
+        return object.__new__(cls)
+
     def __init__(self, rules: Rules = STANDARD) -> None:
         """An empty table played by ``rules``."""
-        # Per tile code: -1 while the tile is off the table, else the mask of occupied slots.
-        self._occupied: list[int] = [-1] * N_TILE_CODES
-        self.points_by_value: list[list[int]] = [[], [], [], [], [], [], []]
-        self.placed: list[int] = []
-        self._sum = 0
-        self._rules = rules
-        found = _TABLES_OF.get(id(rules))
-        tables = found[1] if found is not None and found[0] is rules else tables_for(rules)
-        self._open = tables.open
-        self._open_valued = tables.open_valued
-        self._gained = tables.gained
-        self._counted = tables.counted
-        self._counted_sum = tables.counted_sum
-        if rules.spins is not every_double_spins and type(self) is Layout:
-            self.__class__ = _VariantLayout
-            self._flat: list[int] = []
+        _start(self, rules)
+
+    # Per tile code: -1 while the tile is off the table, else the mask of occupied slots.
+    _occupied: list[int]
+    _sum: int
+    _rules: Rules
+    _tables: LayoutTables
+    _joins: list[_Join | None]
+    _flat: list[int]
+    placed: list[int]
+    points_by_value: list[list[int]]
 
     @classmethod
     def from_placements(
@@ -340,11 +389,8 @@ class Layout:
         other.placed = self.placed.copy()
         other._sum = self._sum
         other._rules = self._rules
-        other._open = self._open
-        other._open_valued = self._open_valued
-        other._gained = self._gained
-        other._counted = self._counted
-        other._counted_sum = self._counted_sum
+        other._tables = self._tables
+        other._joins = self._joins
         if isinstance(self, _VariantLayout):
             other._flat = self._flat.copy()
         return other
@@ -390,7 +436,7 @@ class Layout:
             return not self.placed
         target_tc = pc // _N_SLOTS
         mask = occupied[target_tc]
-        if mask < 0 or pc not in self._open[target_tc * _N_MASKS + mask]:
+        if mask < 0 or pc not in self._tables.open[target_tc * _N_MASKS + mask]:
             return False
         value = POINT_VALUE[pc]
         return LOW_OF[tc] == value or HIGH_OF[tc] == value
@@ -402,38 +448,46 @@ class Layout:
     def place_key(self, key: int) -> int:
         """Place the placement with this key (see :func:`placement_key`); return the new sum.
 
-        The happy path tests legality in one expression; the refusal order finds the rule broken.
+        The happy path tests legality in a few lookups (the point joined is one of the points
+        available, of the value the tile shows); the refusal order finds the rule broken.
         """
-        try:
-            tc, pc, target_tc, slot, value, mask = _JOINS[key]
-        except KeyError:  # the tile shows no half of the point's value, or is the point's tile
+        join = self._joins[key]
+        if join is None:  # the tile shows no half of the point's value, or is the point's tile
             self._refuse(key)
+        tc, pc, target_tc, bit, value, mask, counted, opened, steps = join
         occupied = self._occupied
+        if occupied[tc] >= 0:
+            self._refuse(key)
         avail = self.points_by_value
-        counted_sum = self._counted_sum
-        if pc == _NO_TARGET:
-            if self.placed or occupied[tc] >= 0:
+        if pc < 0:
+            if self.placed:
                 self._refuse(key)
-            total = 0
+            total = counted
         else:
-            target_mask = occupied[target_tc]
-            row = target_tc * _N_MASKS + target_mask
-            if occupied[tc] >= 0 or target_mask < 0 or pc not in self._open[row]:
+            try:
+                avail[value].remove(pc)
+            except ValueError:  # not an available point: absent, occupied or closed
                 self._refuse(key)
-            occupied[target_tc] = target_mask | 1 << slot
-            avail[value].remove(pc)
-            for gained_value, gained in self._gained[row * _N_SLOTS + slot]:
-                avail[gained_value].append(gained)
-            # the slot was free, so adding its bit to the row gives the target's new row
-            total = self._sum - counted_sum[row] + counted_sum[row + (1 << slot)]
+            target_mask = occupied[target_tc]
+            occupied[target_tc] = target_mask | bit
+            change, gained = steps[target_mask]
+            for gained_value, gained_code in gained:
+                avail[gained_value].append(gained_code)
+            total = self._sum + change + counted
         occupied[tc] = mask
-        row = tc * _N_MASKS + mask
-        for opened_value, opened in self._open_valued[row]:
-            avail[opened_value].append(opened)
-        total += counted_sum[row]
+        for opened_value, opened_code in opened:
+            avail[opened_value].append(opened_code)
         self._sum = total
         self.placed.append(key)
         return total
+
+    def counted_values(self) -> list[tuple[int, ...]]:
+        """What each placed tile adds to the counted ends, in placement order (as ``placed``)."""
+        counted, occupied = self._tables.counted, self._occupied
+        return [
+            counted[(key // KEY_STRIDE) * _N_MASKS + occupied[key // KEY_STRIDE]]
+            for key in self.placed
+        ]
 
     # --- queries ---------------------------------------------------------------------------
 
@@ -488,7 +542,7 @@ class Layout:
         mask = self._occupied[tc]
         if mask < 0:
             return ()
-        return tuple(_point(code).slot for code in self._open[tc * _N_MASKS + mask])
+        return tuple(_point(code).slot for code in self._tables.open[tc * _N_MASKS + mask])
 
     def points(self) -> dict[Point, int]:
         """Every available connection point with its value, in tile then slot order."""
@@ -510,12 +564,10 @@ class Layout:
         The opening non-double gives two pairs, one per free end.
         """
         pairs: list[tuple[Tile, int]] = []
-        counted = self._counted
-        for key in self.placed:
-            tc = key // KEY_STRIDE
-            tile = TILE_OF[tc]
+        for key, values in zip(self.placed, self.counted_values(), strict=True):
+            tile = TILE_OF[key // KEY_STRIDE]
             assert tile is not None
-            pairs.extend((tile, value) for value in counted[tc * _N_MASKS + self._occupied[tc]])
+            pairs.extend((tile, value) for value in values)
         return pairs
 
     def legal_placements(self, tile: Tile) -> list[Placement]:
@@ -560,12 +612,13 @@ class _VariantLayout(Layout):
             return total
         old = self._occupied[tc]
         new = old | _BRANCH_BITS
-        still_open = self._open[tc * _N_MASKS + new]
-        for code in self._open[tc * _N_MASKS + old]:
+        tables = self._tables
+        still_open = tables.open[tc * _N_MASKS + new]
+        for code in tables.open[tc * _N_MASKS + old]:
             if code not in still_open:
                 self.points_by_value[POINT_VALUE[code]].remove(code)
         self._occupied[tc] = new
-        total += self._counted_sum[tc * _N_MASKS + new] - self._counted_sum[tc * _N_MASKS + old]
+        total += tables.counted_sum[tc * _N_MASKS + new] - tables.counted_sum[tc * _N_MASKS + old]
         self._sum = total
         self._flat.append(tc)
         return total
@@ -575,13 +628,39 @@ class _VariantLayout(Layout):
         return [t for t in self.tiles() if t.is_double and tile_code(t) not in self._flat]
 
 
+def _start(layout: Layout, rules: Rules) -> None:
+    """Set up ``layout`` as an empty table played by ``rules``."""
+    layout._occupied = [-1] * N_TILE_CODES
+    layout.points_by_value = [[], [], [], [], [], [], []]
+    layout.placed = []
+    layout._sum = 0
+    layout._rules = rules
+    if rules is STANDARD and _STANDARD_TABLES:
+        tables = _STANDARD_TABLES[0]
+    else:
+        found = _TABLES_OF.get(id(rules))
+        tables = found[1] if found is not None and found[0] is rules else tables_for(rules)
+    layout._tables = tables
+    layout._joins = tables.joins
+    if type(layout) is not Layout:
+        layout._flat = []
+
+
+_STANDARD_TABLES: list[LayoutTables] = []
+"""The tables of the spec's rules, once a table has been built by them."""
+
+
+def new_layout(rules: Rules = STANDARD) -> Layout:
+    """An empty table played by ``rules``: ``Layout(rules)`` without the constructor's calls.
+
+    A round deals a new table every time; this is the same table, of the same class.
+    """
+    layout = object.__new__(Layout if rules.spins is every_double_spins else _VariantLayout)
+    _start(layout, rules)
+    return layout
+
+
 def _point(code: int) -> Point:
     point = POINT_OF[code]
     assert point is not None
     return point
-
-
-def _tile_text(tc: int) -> str:
-    tile = TILE_OF[tc]
-    assert tile is not None
-    return tile.text

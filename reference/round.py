@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import NoReturn, cast
 
 from fiveup.contract.notation import ALL_TILES, Action, Placement, Tile, Verb
 from fiveup.contract.players import MAX_PLAYERS, MIN_PLAYERS, side_count, side_of
@@ -38,11 +38,14 @@ from .layout import (
     HIGH_OF,
     KEY_STRIDE,
     LOW_OF,
+    N_TILE_CODES,
     TILE_OF,
     Layout,
     interned_placements,
+    new_layout,
     placement_key,
     placement_of,
+    split_key,
     tile_code,
 )
 from .rules import (
@@ -58,8 +61,12 @@ from .rules import (
 )
 
 __all__ = [
+    "LOGGED_DRAW",
+    "LOGGED_PASS",
+    "LOGGED_PLAY",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "NO_TILE",
     "Drew",
     "Event",
     "LegalMoves",
@@ -71,6 +78,7 @@ __all__ = [
     "RoundResult",
     "neutral_draw",
     "parse_event",
+    "shared_actions",
     "shuffled_deck",
     "side_of",
 ]
@@ -257,6 +265,37 @@ class RoundEnded:
         return self.text
 
 
+_Setter = Callable[[RoundResult, object], None]
+_SET_END, _SET_WINNER, _SET_PIPS, _SET_PENALTIES, _SET_NEXT = cast(
+    "tuple[_Setter, _Setter, _Setter, _Setter, _Setter]",
+    tuple(
+        vars(RoundResult)[name].__set__
+        for name in ("end", "winner", "pips", "penalties", "next_opener")
+    ),
+)
+
+
+def _round_result(
+    end: RoundEnd,
+    winner: int | None,
+    pips: tuple[int, ...],
+    penalties: tuple[int, ...],
+    next_opener: int | None,
+) -> RoundResult:
+    """``RoundResult(end, winner, pips, penalties, next_opener)``, built by its slots' setters.
+
+    The frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``, which
+    costs a random round about 1%; the same fields set by the slots themselves, half of that.
+    """
+    result: RoundResult = object.__new__(RoundResult)
+    _SET_END(result, end)
+    _SET_WINNER(result, winner)
+    _SET_PIPS(result, pips)
+    _SET_PENALTIES(result, penalties)
+    _SET_NEXT(result, next_opener)
+    return result
+
+
 Event = Played | Drew | Passed | RoundEnded
 """What the event log of a round holds."""
 
@@ -298,6 +337,45 @@ _ACTION_CODE_BY_ID: dict[int, int] = {
 }
 _ACTION_CODE_BY_ID.update({id(action): _DRAW_CODE for action in _DRAW_ACTIONS})
 _ACTION_CODE_BY_ID.update({id(action): _PASS_CODE for action in _PASS_ACTIONS})
+# The same by seat, and last an empty table for the turn of a round that is over (-1): the
+# lookup by the seat to act finds only that seat's actions (a quarter of the table to search).
+_SEAT_CODES_BY_ID: list[dict[int, int]] = [
+    {
+        **{id(action): key for key, action in _PLAY_ACTIONS[seat].items()},
+        id(_DRAW_ACTIONS[seat]): _DRAW_CODE,
+        id(_PASS_ACTIONS[seat]): _PASS_CODE,
+    }
+    for seat in range(MAX_PLAYERS)
+] + [{}]
+
+
+def _play_rows(plays: dict[int, Action]) -> list[list[Action | None]]:
+    """One seat's plays by tile code, then by point code; the opening is the last entry (-1)."""
+    rows: list[list[Action | None]] = [[None] * KEY_STRIDE for _ in range(N_TILE_CODES)]
+    for key, action in plays.items():
+        tc, pc = split_key(key)
+        rows[tc][pc] = action
+    return rows
+
+
+# The plays of a seat as the legal moves list them: ``_PLAY_ROWS[seat][tile code][point code]``,
+# the opening at point code -1 (the last entry). Only plays that can ever be legal are there.
+_PLAY_ROWS = cast("list[list[list[Action]]]", [_play_rows(plays) for plays in _PLAY_ACTIONS])
+_SHARED_ACTIONS: tuple[Action, ...] = (
+    *(action for plays in _PLAY_ACTIONS for action in plays.values()),
+    *_DRAW_ACTIONS,
+    *_PASS_ACTIONS,
+)
+_SHARED_BY_VALUE: dict[Action, Action] = {action: action for action in _SHARED_ACTIONS}
+
+
+def shared_actions() -> tuple[Action, ...]:
+    """Every action a round can ever accept (all seats), as the shared instances it hands out.
+
+    A round recognises these at once, by identity; an equal action made elsewhere (parsed from
+    text, say) is looked up among them first. Live as long as the module.
+    """
+    return _SHARED_ACTIONS
 
 
 def _action_code(action: Action) -> int:
@@ -310,15 +388,18 @@ def _action_code(action: Action) -> int:
     return placement_key(action.placement)
 
 
-_ALL_CODES = frozenset(tile_code(tile) for tile in ALL_TILES)
+_SORTED_CODES = sorted(tile_code(tile) for tile in ALL_TILES)
 _PIPS_OF = [LOW_OF[code] + HIGH_OF[code] for code in range(len(LOW_OF))]
-# Per tile code: the placement key of the tile at point code 0, and its two halves.
-_JOIN_INFO = [(code * KEY_STRIDE + 1, LOW_OF[code], HIGH_OF[code]) for code in range(len(LOW_OF))]
+_PIP_OF = _PIPS_OF.__getitem__
 
-_PLAYED, _DREW, _PASSED = 0, 1, 2
+LOGGED_PLAY, LOGGED_DRAW, LOGGED_PASS = 0, 1, 2
+"""The kinds of the entries of :attr:`Round.action_log`."""
+_PLAYED, _DREW, _PASSED = LOGGED_PLAY, LOGGED_DRAW, LOGGED_PASS
 # No layout of 28 tiles counts more than this, nor can a hand hold more pips.
 _MAX_SUM = 2 * 6 * len(ALL_TILES)
-_NO_TILE = -1
+NO_TILE = -1
+"""The :attr:`Round.pending_code` of a round with no drawn tile pending."""
+_NO_TILE = NO_TILE
 _NO_SEAT = -1
 
 
@@ -340,6 +421,12 @@ class _Seating:
     sides: tuple[int, ...]
     next_seat: tuple[int, ...]
     credit_side: tuple[int, ...]
+    zero_scores: tuple[int, ...]
+    """The raw scores of a round dealt without scores: 0 for every side."""
+    hands: tuple[slice, ...]
+    """Where each seat's hand lies in the deck."""
+    boneyard: slice
+    """The rest of the deck, reversed: the next tile to draw is the last."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -379,12 +466,17 @@ def _derive(rules: Rules) -> _Derived:
     if found is not None and found.rules is rules:
         return found
     seating = {}
+    size = rules.hand_size
     for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
         sides = tuple(rules.side_of(seat, players) for seat in range(players))
+        dealt = size * players
         seating[players] = _Seating(
             sides,
             tuple(rules.next_seat(seat, players) for seat in range(players)),
             tuple(sides[rules.credited_seat(seat, players)] for seat in range(players)),
+            (0,) * side_count(players),
+            tuple(slice(start, start + size) for start in range(0, dealt, size)),
+            slice(None, dealt - 1, -1),
         )
     derived = _Derived(
         rules,
@@ -458,6 +550,7 @@ class Round:
         "_credit",
         "_credit_side",
         "_deck",
+        "_derived",
         "_events",
         "_hands",
         "_layout",
@@ -465,7 +558,6 @@ class Round:
         "_moves",
         "_next_seat",
         "_opener",
-        "_penalty",
         "_pending",
         "_players",
         "_reserve",
@@ -477,7 +569,23 @@ class Round:
         "_turn",
     )
 
-    def __init__(
+    def __new__(
+        cls,
+        players: int,
+        deck: Sequence[Tile],
+        opener: int,
+        scores: Sequence[int] | None = None,
+        *,
+        rules: Rules = STANDARD,
+    ) -> Round:
+        """A round of the class that plays ``rules``: the least a variant needs to change."""
+        if cls is Round and rules is not STANDARD:
+            derived = _derive(rules)
+            if not derived.fast:
+                cls = _variant_of(derived)
+        return object.__new__(cls)
+
+    def __init__(  # noqa: C901 - the checks of a deal, then the deal, straight
         self,
         players: int,
         deck: Sequence[Tile],
@@ -490,26 +598,34 @@ class Round:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise UsageError(f"a game has 2, 3 or 4 players, not {players}", "PLY-1")
         codes = [7 * tile.low + tile.high for tile in deck]
-        if len(codes) != len(_ALL_CODES) or set(codes) != _ALL_CODES:
+        if sorted(codes) != _SORTED_CODES:  # sorting 28 small ints is the cheapest check
             raise UsageError("the deck must hold each of the 28 tiles [0|0] to [6|6] once", "SET-1")
         if not 0 <= opener < players:
             raise UsageError(f"no seat {opener} among {players} players", "TRN-1")
-        sides = side_count(players)
-        if scores is None:
-            scores = [0] * sides
-        elif len(scores) != sides:
-            raise UsageError(f"{players} players form {sides} sides, not {len(scores)}", "PLY-3")
-        size = rules.hand_size
-        dealt = size * players
-        derived = _DERIVED.get(id(rules))
+        derived = _STANDARD_DERIVED if rules is STANDARD else _DERIVED.get(id(rules))
         if derived is None or derived.rules is not rules:
             derived = _derive(rules)
         seating = derived.seating[players]
+        if scores is None:
+            self._start_scores = seating.zero_scores
+        elif len(scores) != len(seating.zero_scores):
+            sides = len(seating.zero_scores)
+            raise UsageError(f"{players} players form {sides} sides, not {len(scores)}", "PLY-3")
+        else:
+            self._start_scores = scores if type(scores) is tuple else tuple(scores)
+        self._scores = list(self._start_scores)
         self._rules = rules
+        self._derived = derived
         self._players = players
-        self._deck = tuple(deck)
-        self._hands = [codes[start : start + size] for start in range(0, dealt, size)]
-        self._bone = codes[: dealt - 1 : -1]  # reversed: the next tile to draw is popped
+        self._deck = codes
+        hands = seating.hands
+        if players == 2:
+            self._hands = [codes[hands[0]], codes[hands[1]]]
+        elif players == 3:
+            self._hands = [codes[hands[0]], codes[hands[1]], codes[hands[2]]]
+        else:
+            self._hands = [codes[hands[0]], codes[hands[1]], codes[hands[2]], codes[hands[3]]]
+        self._bone = codes[seating.boneyard]
         self._reserve = 0
         if rules.reserve:  # a variant's SET-4: the end of the boneyard is counted, never drawn
             self._reserve = min(rules.reserve, len(self._bone))
@@ -518,20 +634,15 @@ class Round:
         self._side_of = seating.sides
         self._credit_side = seating.credit_side
         self._credit = derived.credit
-        self._penalty = derived.penalty
         self._pending = _NO_TILE
-        self._scores = list(scores)
-        self._start_scores = scores if type(scores) is tuple else tuple(scores)
-        self._layout = Layout(rules)
+        self._layout = new_layout(rules)
         self._log: list[tuple[int, ...]] = []
-        self._events: list[Event] = []
+        self._events: list[Event] | None = None
         self._result: RoundResult | None = None
         self._moves: list[Action] | None = None
         if not derived.given_opener:
             opener = rules.opener(opener, self.hands)
         self._opener = self._turn = opener
-        if not derived.fast and type(self) is Round:
-            self.__class__ = _variant_of(derived)
 
     @classmethod
     def from_seed(
@@ -575,7 +686,7 @@ class Round:
             )
         if cls not in _VARIANT_CLASSES:
             return None
-        derived = _derive(self._rules)
+        derived = self._derived
         if derived.position_only:
             return (
                 derived,
@@ -606,7 +717,7 @@ class Round:
         other._scores = self._scores.copy()
         other._layout = self._layout.copy()
         other._log = self._log.copy()
-        other._events = self._events.copy()
+        other._events = None if self._events is None else self._events.copy()
         return other
 
     # --- the state --------------------------------------------------------------------------
@@ -633,7 +744,7 @@ class Round:
     @property
     def deck(self) -> tuple[Tile, ...]:
         """The deck order the round was dealt from."""
-        return self._deck
+        return tuple([_TILE[code] for code in self._deck])
 
     @property
     def opener(self) -> int:
@@ -698,6 +809,8 @@ class Round:
     def events(self) -> tuple[Event, ...]:
         """Every accepted action in order, then :class:`RoundEnded` once the round is over."""
         events = self._events
+        if events is None:
+            events = self._events = []
         for entry in self._log[len(events) :]:
             kind, seat = entry[0], entry[1]
             if kind == _PLAYED:
@@ -741,40 +854,120 @@ class Round:
             f"placed={len(self._layout)} boneyard={self.boneyard_size} scores={self._scores}>"
         )
 
+    # --- the state as codes, for the protocol front end ---------------------------------------
+
+    @property
+    def action_log(self) -> Sequence[tuple[int, ...]]:
+        """The accepted actions in order, as codes: what :attr:`events` is built from.
+
+        ``(LOGGED_PLAY, seat, placement key, sum, credit)``, ``(LOGGED_DRAW, seat, tile code)``
+        or ``(LOGGED_PASS, seat)`` (keys and codes as in :mod:`fiveup.reference.layout`). The
+        live list: read it, never change it.
+        """
+        return self._log
+
+    @property
+    def hand_codes(self) -> Sequence[Sequence[int]]:
+        """Every seat's tile codes, in the order of :attr:`hands` (live: read, never change)."""
+        return self._hands
+
+    @property
+    def pending_code(self) -> int:
+        """The tile code of :attr:`pending`, or :data:`NO_TILE`."""
+        return self._pending
+
     # --- acting -----------------------------------------------------------------------------
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: Action) -> None:  # noqa: C901 - one straight path per verb, inline
         """Carry out ``action`` for its seat, refused by the first rule it breaks (TRN-3, ...)."""
-        seat = action.seat
+        seat = self._turn
         try:
-            code = _ACTION_CODE_BY_ID[id(action)]
-        except KeyError:
-            code = _action_code(action)
-        if seat != self._turn:  # also once the round is over: the turn is then -1
-            self._check_seat(action)
-            self._refuse(action)
-            raise AssertionError(f"{action.text} passed the checks it failed")
-        if code >= 0:
-            self._play(code)
+            code = _SEAT_CODES_BY_ID[seat][id(action)]
+        except KeyError:  # another seat's, after the end, or not shared (an equal one may be)
+            self._apply_other(action)
+            return
+        if code >= 0:  # a play: the checks of TRN-3 to LAY-3 inline, then the table's
+            tc = code // KEY_STRIDE
+            hand = self._hands[seat]
+            pending = self._pending
+            if (pending != _NO_TILE and tc != pending) or tc not in hand:
+                self._refused(action)
+            total = self._layout.place_key(code)
+            hand.remove(tc)
+            if pending != _NO_TILE:
+                self._pending = _NO_TILE
+            credit = self._credit[total]
+            if credit and (hand or self._rules.scores_going_out):
+                self._scores[self._credit_side[seat]] += credit
+            self._log.append((_PLAYED, seat, code, total, credit))
+            self._moves = None
+            if hand:
+                self._turn = self._next_seat[seat]
+                if not self._bone and not self._anyone_can_place():
+                    self._finish(RoundEnd.BLOCKED, None)
+            elif self._rules.out_before_block or self._bone or self._anyone_can_place():
+                self._finish(RoundEnd.OUT, seat)
+            else:
+                self._finish(RoundEnd.BLOCKED, None)
         elif code == _DRAW_CODE:
-            self._draw()
+            moves = self._moves
+            bone = self._bone
+            hand = self._hands[seat]
+            if (moves is None or moves[0] is not action) and (
+                self._pending != _NO_TILE or not bone or self._can_place(hand)
+            ):
+                self._refused(action)
+            tc = bone.pop()
+            hand.append(tc)
+            self._log.append((_DREW, seat, tc))
+            avail = self._layout.points_by_value
+            if avail[LOW_OF[tc]] or avail[HIGH_OF[tc]]:
+                self._pending = tc
+                self._moves = None
+            elif not bone:
+                self._moves = None
+                if not self._anyone_can_place():
+                    self._finish(RoundEnd.BLOCKED, None)
+            elif moves is None or moves[0] is not action:
+                self._moves = [action]  # still nothing to place: the same single draw
         else:
-            self._pass()
+            moves = self._moves
+            if moves is None or moves[0] is not action:
+                self._refuse(action)
+            self._log.append((_PASSED, seat))
+            self._moves = None
+            self._turn = self._next_seat[seat]
+
+    def _apply_other(self, action: Action) -> None:
+        """:meth:`apply` of an action that is not the shared one of the seat to act."""
+        self._check_seat(action)
+        shared = _SHARED_BY_VALUE.get(action)
+        if shared is not None and shared is not action and action.seat == self._turn:
+            self.apply(shared)
+            return
+        self._refuse(action)
+        if action.placement is not None:  # a join no table has: LAY-4 unless a refusal names it
+            self._layout.check(action.placement)
+        raise AssertionError(f"{action.text} passed the checks it failed")
+
+    def _seat_action(self, verb: Verb, placement: Placement | None = None) -> Action:
+        """The shared action of the seat to act (seat 0 once the round is over), else a new one."""
+        seat = max(self._turn, 0)
+        if placement is None:
+            return _DRAW_ACTIONS[seat] if verb is Verb.DRAW else _PASS_ACTIONS[seat]
+        return _PLAY_ACTIONS[seat].get(placement_key(placement)) or Action(seat, verb, placement)
 
     def play(self, move: Placement | Action) -> None:
         """Place a tile for the seat to act (an Action is applied with its seat checked)."""
-        if isinstance(move, Action):
-            self.apply(move)
-        else:
-            self._play(placement_key(move))
+        self.apply(move if isinstance(move, Action) else self._seat_action(Verb.PLAY, move))
 
     def draw(self) -> None:
         """Draw the next boneyard tile for the seat to act (DRW-2)."""
-        self._draw()
+        self.apply(self._seat_action(Verb.DRAW))
 
     def pass_(self) -> None:
         """Pass for the seat to act (DRW-5)."""
-        self._pass()
+        self.apply(self._seat_action(Verb.PASS))
 
     def refusal(self, action: Action) -> tuple[str, str] | None:
         """The ``(rule, reason)`` that refuses ``action`` now, or None when it is allowed."""
@@ -795,63 +988,10 @@ class Round:
         if found is not None:
             raise IllegalMoveError(*found)
 
-    def _play(self, key: int, checked: bool = False) -> None:
-        tc = key // KEY_STRIDE
-        seat = self._turn
-        hand = self._hands[seat]
-        pending = self._pending
-        if (
-            self._result is not None or (pending != _NO_TILE and tc != pending) or tc not in hand
-        ) and not checked:
-            action = _PLAY_ACTIONS[seat].get(key) or Action(seat, Verb.PLAY, placement_of(key))
-            self._refuse(action)
-            raise AssertionError(f"{action.text} passed the checks it failed")
-        total = self._layout.place_key(key)
-        hand.remove(tc)
-        self._pending = _NO_TILE
-        credit = self._credit[total]
-        if credit and (hand or self._rules.scores_going_out):
-            self._scores[self._credit_side[seat]] += credit
-        self._log.append((_PLAYED, seat, key, total, credit))
-        self._moves = None
-        if not hand:
-            if self._rules.out_before_block or self._bone or self._anyone_can_place():
-                self._finish(RoundEnd.OUT, seat)
-            else:
-                self._finish(RoundEnd.BLOCKED, None)
-            return
-        self._turn = self._next_seat[seat]
-        if not self._bone and not self._anyone_can_place():
-            self._finish(RoundEnd.BLOCKED, None)
-
-    def _draw(self) -> None:
-        seat = self._turn
-        moves = self._moves
-        if (not moves or moves[0] is not _DRAW_ACTIONS[seat]) and (
-            self._result is not None
-            or self._pending != _NO_TILE
-            or not self._bone
-            or self._can_place(self._hands[seat])
-        ):
-            self._refuse(_DRAW_ACTIONS[seat])
-        tc = self._bone.pop()
-        self._hands[seat].append(tc)
-        self._log.append((_DREW, seat, tc))
-        self._moves = None
-        avail = self._layout.points_by_value
-        if avail[LOW_OF[tc]] or avail[HIGH_OF[tc]]:
-            self._pending = tc
-        elif self._bone:
-            self._moves = moves  # still nothing to place: the same single draw
-        elif not self._anyone_can_place():
-            self._finish(RoundEnd.BLOCKED, None)
-
-    def _pass(self) -> None:
-        self._refuse(_PASS_ACTIONS[self._turn])
-        seat = self._turn
-        self._log.append((_PASSED, seat))
-        self._moves = None
-        self._turn = self._next_seat[seat]
+    def _refused(self, action: Action) -> NoReturn:
+        """Raise the refusal of an action that a fast path found refused."""
+        self._refuse(action)
+        raise AssertionError(f"{action.text} passed the checks it failed")
 
     def _can_place(self, hand: list[int]) -> bool:
         layout = self._layout
@@ -864,54 +1004,64 @@ class Round:
         return False
 
     def _anyone_can_place(self) -> bool:
-        can_place = self._can_place
-        for hand in self._hands:  # noqa: SIM110 - a plain loop is faster than any() here
-            if can_place(hand):
-                return True
+        layout = self._layout
+        if not layout.placed:
+            return any(self._hands)
+        avail = layout.points_by_value
+        for hand in self._hands:
+            for tc in hand:
+                if avail[LOW_OF[tc]] or avail[HIGH_OF[tc]]:
+                    return True
         return False
 
+    def _pips(self) -> tuple[int, ...]:
+        """The pips left in each hand (PEN-1)."""
+        pips = _PIP_OF
+        return tuple([sum(map(pips, hand)) for hand in self._hands])
+
     def _finish(self, end: RoundEnd, winner: int | None) -> None:
-        rounded = self._penalty
-        pips = tuple([sum([_PIPS_OF[tc] for tc in hand]) for hand in self._hands])
-        penalties = tuple([rounded[p] for p in pips])
+        pips = self._pips()
+        penalties = tuple(map(self._derived.penalty.__getitem__, pips))
         scores = self._scores
         side_of = self._side_of
         for seat, penalty in enumerate(penalties):
             scores[side_of[seat]] -= penalty
-        self._result = RoundResult(end, winner, pips, penalties, winner)
+        self._result = _round_result(end, winner, pips, penalties, winner)
         self._pending = _NO_TILE
         self._turn = _NO_SEAT
 
     def legal_action_list(self) -> list[Action]:
         """The legal actions of the seat to act, as a list (shared: do not change it)."""
         moves = self._moves
-        if moves is None:
-            moves = self._moves = self._compute_legal_actions()
-        return moves
-
-    def _compute_legal_actions(self) -> list[Action]:
+        if moves is not None:
+            return moves
         if self._result is not None:
-            return []
+            moves = self._moves = []
+            return moves
         seat = self._turn
-        plays = _PLAY_ACTIONS[seat]
-        hand = [self._pending] if self._pending != _NO_TILE else self._hands[seat]
+        rows = _PLAY_ROWS[seat]
+        pending = self._pending
+        hand = self._hands[seat] if pending == _NO_TILE else (pending,)
         layout = self._layout
         if not layout.placed:
-            return [plays[tc * KEY_STRIDE] for tc in hand]
+            moves = self._moves = [rows[tc][-1] for tc in hand]
+            return moves
         avail = layout.points_by_value
         moves = []
         for tc in hand:
-            base, low, high = _JOIN_INFO[tc]
-            for pc in avail[low]:
-                moves.append(plays[base + pc])
-            if low != high:
-                for pc in avail[high]:
-                    moves.append(plays[base + pc])
-        if moves:
-            return moves
-        if self._bone:
-            return [_DRAW_ACTIONS[seat]]
-        return [_PASS_ACTIONS[seat]]
+            low = avail[LOW_OF[tc]]
+            high = avail[HIGH_OF[tc]]
+            if low or high:
+                row = rows[tc]
+                for pc in low:
+                    moves.append(row[pc])
+                if high is not low:  # a double's halves share one list
+                    for pc in high:
+                        moves.append(row[pc])
+        if not moves:
+            moves = [_DRAW_ACTIONS[seat] if self._bone else _PASS_ACTIONS[seat]]
+        self._moves = moves
+        return moves
 
 
 class _ScoringVariantRound(Round):
@@ -926,12 +1076,11 @@ class _ScoringVariantRound(Round):
     def _finish(self, end: RoundEnd, winner: int | None) -> None:
         """The end-of-round count by the rules' PEN, END-4, MAT-5 and OPN-3 fields."""
         rules = self._rules
-        rounded = self._penalty
-        pips = tuple([sum([_PIPS_OF[tc] for tc in hand]) for hand in self._hands])
+        pips = self._pips()
         if end is RoundEnd.BLOCKED and not rules.blocked_round_penalised:
             penalties = (0,) * len(pips)
         else:
-            penalties = tuple([rounded[p] for p in pips])
+            penalties = tuple(map(self._derived.penalty.__getitem__, pips))
             self._charge(pips, penalties, winner)
         next_opener = rules.next_opener(winner, self._opener, self._players)
         self._result = RoundResult(end, winner, pips, penalties, next_opener)
@@ -980,7 +1129,7 @@ class _VariantRound(_ScoringVariantRound):
         except KeyError:
             code = _action_code(action)
         if code >= 0:
-            self._play(code, checked=True)
+            self._play_unchecked(code)
         elif code != _DRAW_CODE:
             self._pass_unchecked()
         elif self._bone:
@@ -1014,17 +1163,28 @@ class _VariantRound(_ScoringVariantRound):
             return error.rule or "LAY-4", error.message
         return None
 
-    def play(self, move: Placement | Action) -> None:
-        """Place a tile for the seat to act, through :meth:`apply`."""
-        self.apply(move if isinstance(move, Action) else Action(self._turn, Verb.PLAY, move))
-
-    def draw(self) -> None:
-        """Draw for the seat to act, through :meth:`apply`."""
-        self.apply(_DRAW_ACTIONS[max(self._turn, 0)])
-
-    def pass_(self) -> None:
-        """Pass for the seat to act, through :meth:`apply`."""
-        self.apply(_PASS_ACTIONS[max(self._turn, 0)])
+    def _play_unchecked(self, key: int) -> None:
+        """Place for the seat to act what the rules' refusal order let through."""
+        seat = self._turn
+        tc = key // KEY_STRIDE
+        hand = self._hands[seat]
+        total = self._layout.place_key(key)
+        hand.remove(tc)
+        self._pending = _NO_TILE
+        credit = self._credit[total]
+        if credit and (hand or self._rules.scores_going_out):
+            self._scores[self._credit_side[seat]] += credit
+        self._log.append((_PLAYED, seat, key, total, credit))
+        self._moves = None
+        if not hand:
+            if self._rules.out_before_block or self._bone or self._anyone_can_place():
+                self._finish(RoundEnd.OUT, seat)
+            else:
+                self._finish(RoundEnd.BLOCKED, None)
+            return
+        self._turn = self._next_seat[seat]
+        if not self._bone and not self._anyone_can_place():
+            self._finish(RoundEnd.BLOCKED, None)
 
     def _draw_unchecked(self) -> None:
         rules = self._rules
@@ -1054,18 +1214,23 @@ class _VariantRound(_ScoringVariantRound):
         """Asked once nothing is left to draw: the rules' test of the block (END-2)."""
         return self._rules.can_go_on(self)
 
+    def legal_action_list(self) -> list[Action]:
+        """The legal actions of the seat to act: the candidates the rules do not refuse."""
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = self._compute_legal_actions()
+        return moves
+
     def _compute_legal_actions(self) -> list[Action]:
         if self._result is not None:
             return []
         seat = self._turn
-        plays = _PLAY_ACTIONS[seat]
+        rows = _PLAY_ROWS[seat]
         layout = self._layout
         # every tile in hand (the pending one only by DRW-4, an entry a variant may drop) at
         # every join the table has: any other play is refused by what the round can carry out
         candidates = [
-            plays[tc * KEY_STRIDE + pc + 1]
-            for tc in self._hands[seat]
-            for pc in layout.legal_point_codes(tc)
+            rows[tc][pc] for tc in self._hands[seat] for pc in layout.legal_point_codes(tc)
         ]
         candidates += [_DRAW_ACTIONS[seat], _PASS_ACTIONS[seat]]
         return [action for action in candidates if self.refusal(action) is None]
@@ -1094,8 +1259,9 @@ class _ReorderedRound(_VariantRound):
 
     __slots__ = ()
 
-    def _compute_legal_actions(self) -> list[Action]:
-        return Round._compute_legal_actions(self)
+    def legal_action_list(self) -> list[Action]:
+        """The legal actions of the seat to act, by the fast path of :class:`Round`."""
+        return Round.legal_action_list(self)
 
 
 _VARIANT_CLASSES = (Round, _ScoringVariantRound, _VariantRound, _ReorderedRound)
@@ -1147,3 +1313,6 @@ def _moves_are_fast(rules: Rules) -> bool:
         and rules.draw_keeps_turn
         and rules.drawn_tile_pending
     )
+
+
+_STANDARD_DERIVED = _derive(STANDARD)

@@ -21,3 +21,43 @@ def private_uses(source: str) -> list[str]:
         ):
             uses.append(f"line {node.lineno}: {node.func.id}()")
     return uses
+
+
+def imported_private_uses(source: str) -> list[str]:
+    """Private names a module takes from the project's other modules, as ``line N: name``.
+
+    ``from fiveup.x import _name`` (or a relative import of one), and ``name._x`` where
+    ``name`` was imported from the project (a module or a class). A module's own private
+    names, and the private attributes of objects (which the syntax alone cannot tie to a
+    module), are not seen.
+    """
+    tree = ast.parse(source)
+    found: list[str] = []
+    modules: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (
+            node.level
+            or (node.module or "") == "fiveup"
+            or (node.module or "").startswith("fiveup.")
+        ):
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    found.append(f"line {node.lineno}: import {alias.name}")
+                else:
+                    modules.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            modules.update(
+                (a.asname or a.name).split(".")[0]
+                for a in node.names
+                if a.name.startswith("fiveup")
+            )
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in modules
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+        ):
+            found.append(f"line {node.lineno}: {node.value.id}.{node.attr}")
+    return sorted(found, key=lambda text: (int(text.split()[1].rstrip(":")), text))

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from privacy import private_uses
+from privacy import imported_private_uses, private_uses
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {
@@ -437,3 +437,29 @@ def test_the_escaping_check_sees_an_import_through_another_module() -> None:
         "line 3: from fiveup.harness.sources",
     ]
     assert escaping_imports("fiveup.cli.x", source)[0] == "line 1: from fiveup.cli.text"
+KNOWN_PRIVATE_IMPORTS = {"fiveup.cli.spec_copy": ["line 49: import _tables_of"]}
+"""Private names still taken from another module, each to be given a public name."""
+
+
+def test_no_module_takes_a_private_name_from_another_module() -> None:
+    taken = {
+        name: imported_private_uses(path.read_text(encoding="utf-8"))
+        for name, path in MODULES.items()
+    }
+    assert {name: found for name, found in taken.items() if found} == KNOWN_PRIVATE_IMPORTS
+
+
+def test_the_private_import_check_sees_each_kind_of_use() -> None:
+    source = (
+        "from fiveup.reference.round import _PLAYED, Round\n"
+        "from .layout import _N_MASKS\n"
+        "from fiveup.reference import layout\n"
+        "from os import _exit\n"
+        "x = layout._tile_text(1) + layout.__name__ + Round._private + _own\n"
+    )
+    assert imported_private_uses(source) == [
+        "line 1: import _PLAYED",
+        "line 2: import _N_MASKS",
+        "line 5: Round._private",
+        "line 5: layout._tile_text",
+    ]
