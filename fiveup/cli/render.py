@@ -244,7 +244,7 @@ def _write_svg(args: argparse.Namespace, streams: Streams) -> int:
     return 0
 
 
-def _tables_of(engine: Engine) -> Callable[[Case], JSON]:
+def tables_of(engine: Engine) -> Callable[[Case], JSON]:
     """The table ``engine`` builds from a case's given (for diagrams only), None if it cannot."""
 
     def table(case: Case) -> JSON:
@@ -265,7 +265,7 @@ def _write_spec(args: argparse.Namespace, streams: Streams) -> int:
         raise UsageError("--fixtures has no use with spec: the site shows the bundled corpus")
     if args.svg or args.output is not None:
         raise UsageError("--svg and --output have no use with spec: the site is written to --out")
-    written = write_site(args.out, table=_tables_of(load_engine(DEFAULT_ENGINE)))
+    written = write_site(args.out, table=tables_of(load_engine(DEFAULT_ENGINE)))
     streams.stdout.write(f"wrote {len(written)} files; open {shown(args.out / 'index.html')}\n")
     return 0
 

@@ -46,9 +46,7 @@ def write_spec_copy(output: Path) -> str:
     The site is built into a new folder and renamed into place, so a reader never finds half
     a copy, and a failed build leaves the old one.
     """
-    from .render import (
-        _tables_of as tables_of,  # the reference's whole tables, as render spec draws them
-    )
+    from .render import tables_of  # the reference's whole tables, as render spec draws them
 
     target = spec_copy_folder(output)
     if target.is_symlink() or (target.exists() and not target.is_dir()):
