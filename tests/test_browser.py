@@ -26,6 +26,9 @@ from fiveup.harness.report_html import html_report
 from fiveup.harness.rules import spec_rules
 from fiveup.site.build import write_site
 
+# A long campaign (a browser started, the site built and opened): `pytest -m campaign` runs it.
+pytestmark = pytest.mark.campaign
+
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
 WRONG = ROOT / "tests" / "wrong_engines" / "cnt1_sums_connection_points.py"
