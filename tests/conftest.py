@@ -1,13 +1,13 @@
 """Shared test set-up: pytester drives the pytest plugin in its own tests.
 
-Two things keep the suite's many inner interpreters and inner pytest sessions from paying the same
-imports again and again:
+Two things keep the suite from paying the same compilation and imports again and again:
 
-- Child Python processes (``fiveup`` commands, engines over the protocol, inner pytest sessions
-  in a subprocess) write and read their bytecode under one folder of the session's temporary
-  directory (``PYTHONPYCACHEPREFIX``), even where ``PYTHONDONTWRITEBYTECODE`` is set: otherwise
-  each of them compiles every module it imports from source. Nothing is written beside the
-  sources.
+- The suite's interpreters (this one, pytest-xdist's workers, ``fiveup`` commands and engines
+  over the protocol, inner pytest sessions) keep their bytecode, and pytest its assertion-rewritten
+  test modules, under ``.pytest_cache/pycache`` (``PYTHONPYCACHEPREFIX``), even where
+  ``PYTHONDONTWRITEBYTECODE`` is set: otherwise each of them compiles (and rewrites) every module
+  it imports from source, a third of a worker's collection. Nothing is written beside the sources;
+  a ``PYTHONPYCACHEPREFIX`` of the user's own is kept.
 - An in-process pytester run drops every module it imported when it ends, so the next run
   imports (and assertion-rewrites) them again; the modules such runs import are imported here once
   before pytester takes its snapshot.
@@ -17,34 +17,33 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Iterator
+import sys
+from pathlib import Path
 
 import pytest
+
+PYCACHE = Path(__file__).resolve().parent.parent / ".pytest_cache" / "pycache"
+
+
+def _cache_bytecode() -> None:
+    """Bytecode under one prefix folder, for this interpreter and every child it starts."""
+    prefix = os.environ.get("PYTHONPYCACHEPREFIX") or str(PYCACHE)
+    try:
+        Path(prefix).mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return  # a read-only checkout: every interpreter compiles, as before
+    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = prefix
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
+
+
+_cache_bytecode()
 
 pytest_plugins = ["pytester"]
 
 # What an inner pytest session with the plugin imports: Hypothesis's plugin imports Hypothesis when
 # it writes its summary, the plugin the reference engine and the fixtures.
 INNER_IMPORTS = ("hypothesis.internal.observability", "fiveup.fixtures", "fiveup.reference.engine")
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _children_cache_their_bytecode(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Child interpreters keep their bytecode in the session's temporary directory."""
-    # The workers of one xdist session share the parent of their own temporary directories.
-    prefix = tmp_path_factory.getbasetemp().parent / "pycache"
-    prefix.mkdir(exist_ok=True)
-    saved = {
-        name: os.environ.get(name) for name in ("PYTHONPYCACHEPREFIX", "PYTHONDONTWRITEBYTECODE")
-    }
-    os.environ["PYTHONPYCACHEPREFIX"] = str(prefix)
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    yield
-    for name, value in saved.items():
-        if value is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = value
 
 
 @pytest.fixture(scope="session")
