@@ -1,3 +1,95 @@
-"""Shared test set-up: pytester drives the pytest plugin in its own tests."""
+"""Shared test set-up: pytester drives the pytest plugin in its own tests.
+
+Two things keep the suite from paying the same compilation and imports again and again:
+
+- The suite's interpreters (this one, pytest-xdist's workers, ``fiveup`` commands and engines
+  over the protocol, inner pytest sessions) keep their bytecode, and pytest its assertion-rewritten
+  test modules, under ``.pytest_cache/pycache`` (``PYTHONPYCACHEPREFIX``), even where
+  ``PYTHONDONTWRITEBYTECODE`` is set: otherwise each of them compiles (and rewrites) every module
+  it imports from source, a third of a worker's collection. Nothing is written beside the sources;
+  a ``PYTHONPYCACHEPREFIX`` of the user's own is kept.
+- An in-process pytester run drops every module it imported when it ends, so the next run
+  imports (and assertion-rewrites) them again; the modules such runs import are imported here once
+  before pytester takes its snapshot.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+PYCACHE = Path(__file__).resolve().parent.parent / ".pytest_cache" / "pycache"
+
+
+def _cache_bytecode() -> None:
+    """Bytecode under one prefix folder, for this interpreter and every child it starts."""
+    prefix = os.environ.get("PYTHONPYCACHEPREFIX") or str(PYCACHE)
+    try:
+        Path(prefix).mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return  # a read-only checkout: every interpreter compiles, as before
+    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = prefix
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
+
+
+_cache_bytecode()
 
 pytest_plugins = ["pytester"]
+
+# What an inner pytest session with the plugin imports: Hypothesis's plugin imports Hypothesis when
+# it writes its summary, the plugin the reference engine and the fixtures.
+INNER_IMPORTS = ("hypothesis.internal.observability", "fiveup.fixtures", "fiveup.reference.engine")
+
+
+@pytest.fixture(scope="session")
+def _inner_imports() -> None:
+    """Import once what in-process pytester runs import (see the module's docstring)."""
+    for name in INNER_IMPORTS:
+        importlib.import_module(name)
+
+
+@pytest.fixture
+def pytester(_inner_imports: None, pytester: pytest.Pytester) -> pytest.Pytester:
+    """pytester, with the modules its in-process runs import already imported."""
+    return pytester
+
+
+# The longest files first (CPU and waits, measured with two workers), then the rest in collection
+# order. pytest-xdist hands out whole files (--dist loadfile, --no-loadscope-reorder) in this
+# order, so the last file a worker starts is a short one: ordered by their number of tests, files
+# of a few long tests (the README's block, the CI example) came last and kept one worker busy
+# while the other was idle.
+LONGEST_FIRST = (
+    "test_hostile_engines.py",
+    "test_rules.py",
+    "test_corpus.py",
+    "test_conclusions.py",
+    "test_readme.py",
+    "test_ci_example.py",
+    "test_cli.py",
+    "test_strategies.py",
+    "test_hostile_fixtures.py",
+    "test_pytest_plugin.py",
+    "test_compare.py",
+    "test_simulation.py",
+    "test_stateful.py",
+    "test_render_svg.py",
+    "test_fuzz.py",
+    "test_mutants.py",
+    "test_site.py",
+    "test_spec_copy.py",
+    "test_render_geometry.py",
+    "test_process.py",
+    "test_report.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Put the longest files first (see LONGEST_FIRST); within a file nothing moves."""
+    rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))

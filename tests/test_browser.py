@@ -26,6 +26,9 @@ from fiveup.harness.spec_index import spec_rules
 from fiveup.mutants import mutant_named
 from fiveup.site.build import write_site
 
+# A long campaign (a browser started, the site built and opened): `pytest -m campaign` runs it.
+pytestmark = pytest.mark.campaign
+
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
 WRONG = "cnt1_sums_connection_points"

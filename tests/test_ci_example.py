@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "examples" / "ci" / "certify.sh"
@@ -32,13 +35,34 @@ def test_ci_example_the_readme_shows_the_script_as_it_is() -> None:
     assert SCRIPT.read_text(encoding="utf-8") in readme
 
 
-def test_ci_example_the_reference_is_green_and_the_ratchet_compares_runs(tmp_path: Path) -> None:
-    first = ci(tmp_path, REFERENCE)
+@pytest.fixture(scope="module")
+def reference_first_run(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """The reference's first job in a fresh folder (it writes the baseline), shared unchanged."""
+    folder = tmp_path_factory.mktemp("reference-first-run")
+    return folder, ci(folder, REFERENCE)
+
+
+def after_reference_first_run(
+    shared: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path
+) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """A copy of the folder the reference's first job left, for a test to go on in."""
+    folder, first = shared
+    copy = tmp_path / "job"
+    shutil.copytree(folder, copy)
+    return copy, first
+
+
+def test_ci_example_the_reference_is_green_and_the_ratchet_compares_runs(
+    reference_first_run: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
+    folder, first = after_reference_first_run(reference_first_run, tmp_path)
     assert first.returncode == 0, first.stdout + first.stderr
     assert "wrote the baseline fiveup-known.yaml" in first.stdout
-    assert (tmp_path / "fiveup-report.json").exists()
-    (tmp_path / "fiveup-report.json").rename(tmp_path / "previous.json")
-    again = ci(tmp_path, REFERENCE, PREVIOUS="previous.json")
+    assert (folder / "fiveup-report.json").exists()
+    (folder / "fiveup-report.json").rename(folder / "previous.json")
+    again = ci(folder, REFERENCE, PREVIOUS="previous.json")
     assert again.returncode == 0, again.stdout + again.stderr
     assert "wrote the baseline" not in again.stdout
     assert again.stdout.rstrip().splitlines()[-1].startswith("0 new failures, 0 fixed, ")
@@ -52,9 +76,12 @@ def test_ci_example_a_wrong_engine_is_gated_on_its_own_baseline(tmp_path: Path) 
     assert "doc.scoring.penalty-3" in known
 
 
-def test_ci_example_a_new_failure_fails_the_job(tmp_path: Path) -> None:
-    assert ci(tmp_path, REFERENCE).returncode == 0  # a baseline with nothing in it
-    worse = ci(tmp_path, WRONG)
+def test_ci_example_a_new_failure_fails_the_job(
+    reference_first_run: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
+    folder, first = after_reference_first_run(reference_first_run, tmp_path)
+    assert first.returncode == 0  # a baseline with nothing in it
+    worse = ci(folder, WRONG)
     assert worse.returncode == 1
     assert ": DOES NOT CONFORM at " in worse.stdout
 

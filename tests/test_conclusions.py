@@ -235,14 +235,24 @@ PLUGIN_CASES = [
 ]
 
 
+_PLUGIN_RUNS: dict[str, pytest.RunResult] = {}
+
+
+def plugin_run(pytester: pytest.Pytester, option: str) -> pytest.RunResult:
+    """The plugin's run of the whole corpus with one engine option; each option runs once."""
+    if option not in _PLUGIN_RUNS:
+        pytester.syspathinsert(ROOT)
+        _PLUGIN_RUNS[option] = pytester.runpytest(option, "-q", "-p", "no:cacheprovider")
+    return _PLUGIN_RUNS[option]
+
+
 @pytest.mark.parametrize(
     ("option", "line", "code"), PLUGIN_CASES, ids=["declines", "two-levels", "credit-only"]
 )
 def test_the_pytest_plugin_says_the_same(
     pytester: pytest.Pytester, option: str, line: str, code: int
 ) -> None:
-    pytester.syspathinsert(ROOT)
-    result = pytester.runpytest(option, "-q", "-p", "no:cacheprovider")
+    result = plugin_run(pytester, option)
     assert f"fiveup: {line}" in result.stdout.str()
     assert result.ret == code
 
@@ -480,8 +490,7 @@ def test_the_pytest_plugin_counts_as_certify_does(pytester: pytest.Pytester, eng
     report = json.loads(out)
     verdicts = Counter(case["verdict"] for case in report["cases"])
     bad = sum(verdicts[v] for v in ("failed", "errored", "declined", "xpassed", "changed"))
-    pytester.syspathinsert(ROOT)
-    result = pytester.runpytest(f"--fiveup-engine={ENGINES}:{engine}", "-p", "no:cacheprovider")
+    result = plugin_run(pytester, f"--fiveup-engine={ENGINES}:{engine}")
     outcomes = result.parseoutcomes()
     assert outcomes.get("failed", 0) == bad
     assert outcomes.get("passed", 0) == verdicts["passed"]

@@ -13,6 +13,10 @@ from pathlib import Path
 
 import pytest
 
+# A long campaign (the wheel built and installed in a fresh environment): `pytest -m campaign`
+# runs it.
+pytestmark = pytest.mark.campaign
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
