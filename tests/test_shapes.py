@@ -130,14 +130,22 @@ def _errors(errors: Iterator[jsonschema.ValidationError]) -> list[tuple[str, str
 def test_the_fixture_check_is_jsonschemas_on_the_corpus_and_its_mutants() -> None:
     plain = fixture_validator()
     files = [read_yaml(path).data for path in fixture_files([bundled_fixture_dir()])]
+    compiled = shapes.compiled(shapes.FIXTURE)
     for data in files:
         assert _errors(shapes.fixture_errors(data)) == _errors(plain.iter_errors(data)) == []
+        assert compiled(data) is True  # the fast path decides every file of the corpus
     rng = random.Random(5)
     cases = [case for data in files for case in data["cases"]]
-    found = 0
+    found = decided = 0
     for _ in range(300):
         data = _mutant({"cases": [rng.choice(cases)]}, rng)
         errors = _errors(shapes.fixture_errors(data))
         assert errors == _errors(plain.iter_errors(data)), data
         found += bool(errors)
+        try:
+            assert compiled(data) is (errors == []), data
+            decided += 1
+        except shapes.Unknown:
+            pass
     assert found > 200  # most mutants are broken: the check is not comparing two empty lists
+    assert decided > 250  # and the compiled check, not jsonschema, decided most of them
