@@ -106,6 +106,18 @@ def _joint(key: int) -> tuple[str, str]:
     return found
 
 
+_KEY_ROWS: dict[int, tuple[int, str, bool, tuple[str, str] | None]] = {}
+"""What an observation reads of each placement key: its tile's code, text, whether it is a
+double, and the joint it makes (None for the opening)."""
+
+
+def _key_row(key: int) -> tuple[int, str, bool, tuple[str, str] | None]:
+    tc = key // KEY_STRIDE
+    joint = _joint(key) if key % KEY_STRIDE else None
+    found = _KEY_ROWS[key] = (tc, _TILE_TEXT[tc], _IS_DOUBLE[tc], joint)
+    return found
+
+
 def layout_observation(layout: Layout) -> dict[str, JSON]:
     """The ``layout`` object of an observation: tiles, spinners, connections, points, sum."""
     if type(layout) is not Layout:
@@ -114,16 +126,15 @@ def layout_observation(layout: Layout) -> dict[str, JSON]:
     spinners: list[JSON] = []
     connections: list[JSON] = []
     contributions: list[JSON] = []
-    tile_text, is_double, joints = _TILE_TEXT, _IS_DOUBLE, _JOINTS
+    rows = _KEY_ROWS
     counted, occupied = layout._counted, layout._occupied
     for key in layout.placed:
-        tc = key // KEY_STRIDE
-        text = tile_text[tc]
+        tc, text, double, joint = rows.get(key) or _key_row(key)
         tiles.append(text)
-        if is_double[tc]:
+        if double:
             spinners.append(text)
-        if key % KEY_STRIDE:
-            connections.append(list(joints.get(key) or _joint(key)))
+        if joint is not None:
+            connections.append(list(joint))
         for value in counted[tc * _N_MASKS + occupied[tc]]:
             contributions.append([text, value])
     codes = sorted([code for points in layout.points_by_value for code in points])
@@ -321,6 +332,14 @@ _DECK_TEXTS: dict[str, Tile] = {tile.text: tile for tile in ALL_TILES}
 
 
 def _deck(value: JSON, where: str) -> list[Tile]:
+    if type(value) is list and len(value) == len(ALL_TILES) and set(map(type, value)) == {str}:
+        try:  # the usual deck: each tile once, by its text (one text per tile)
+            deck = list(map(_DECK_TEXTS.__getitem__, value))
+        except KeyError:
+            pass
+        else:
+            if len(set(value)) == len(ALL_TILES):
+                return deck
     deck = _texts(value, where, Tile.parse, _DECK_TEXTS)
     if len(deck) != len(ALL_TILES) or len({(t.low, t.high) for t in deck}) != len(ALL_TILES):
         raise UsageError(f"{where} must list each of the 28 tiles once (SET-1)")
