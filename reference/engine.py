@@ -320,7 +320,23 @@ def _shared_action(text: str) -> Action:
     return _SHARED_ACTIONS.get(action, action)
 
 
+_SEATED_TEXTS: dict[int, dict[str, Action]] = {
+    players: {text: a for text, a in _SHARED_TEXTS.items() if a.seat < players}
+    for players in PLAYER_COUNTS
+}
+"""The shared actions of the seats of each player count, by text."""
+
+
 def _actions(value: JSON, where: str, players: int) -> list[Action]:
+    seated = _SEATED_TEXTS.get(players)
+    if seated is not None and type(value) is list:
+        try:  # the usual actions: each one a shared action's text, of a seat that plays
+            actions = [seated[item] for item in value if type(item) is str]
+        except KeyError:
+            pass
+        else:
+            if len(actions) == len(value):
+                return actions
     actions = _texts(value, where, _shared_action, _SHARED_TEXTS)
     for i, action in enumerate(actions):
         if action.seat >= players:

@@ -131,6 +131,14 @@ def test_a_deck_is_read_alike_whatever_the_spelling_of_its_tiles() -> None:
         ENGINE.run("round", round_given([], deck=[*SIXES[:27], f"[{high}|{low}]"]))
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_an_action_of_a_seat_that_does_not_play_is_named_with_its_place(players: int) -> None:
+    given = round_given(["0 draw", f"{players} draw"], players=players)
+    given["scores"] = SCORES[players]
+    with pytest.raises(UsageError, match=rf"^actions\[1\]: no seat {players} among {players} "):
+        ENGINE.run("round", given)
+
+
 def test_given_must_be_an_object() -> None:
     with pytest.raises(UsageError):
         ENGINE.run("layout", ["[1|4]"])  # type: ignore[arg-type]
