@@ -490,9 +490,10 @@ def _run_layout(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
 
 
 def _play_actions(round_: Round, actions: Sequence[Action]) -> tuple[int, IllegalMoveError] | None:
+    apply = round_.apply
     for at, action in enumerate(actions):
         try:
-            round_.apply(action)
+            apply(action)
         except IllegalMoveError as exc:
             return at, exc
     return None
