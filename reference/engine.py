@@ -103,6 +103,18 @@ def _joint(key: int) -> tuple[str, str]:
     return found
 
 
+_KEY_ROWS: dict[int, tuple[int, str, bool, tuple[str, str] | None]] = {}
+"""What an observation reads of each placement key: its tile's code, text, whether it is a
+double, and the joint it makes (None for the opening)."""
+
+
+def _key_row(key: int) -> tuple[int, str, bool, tuple[str, str] | None]:
+    tc = key // KEY_STRIDE
+    joint = _joint(key) if key % KEY_STRIDE else None
+    found = _KEY_ROWS[key] = (tc, _TILE_TEXT[tc], _IS_DOUBLE[tc], joint)
+    return found
+
+
 def layout_observation(layout: Layout) -> dict[str, JSON]:
     """The ``layout`` object of an observation: tiles, spinners, connections, points, sum."""
     if type(layout) is not Layout:
@@ -111,15 +123,14 @@ def layout_observation(layout: Layout) -> dict[str, JSON]:
     spinners: list[JSON] = []
     connections: list[JSON] = []
     contributions: list[JSON] = []
-    tile_text, is_double, joints = _TILE_TEXT, _IS_DOUBLE, _JOINTS
+    rows = _KEY_ROWS
     for key, counted in zip(layout.placed, layout.counted_values(), strict=True):
-        tc = key // KEY_STRIDE
-        text = tile_text[tc]
+        _, text, double, joint = rows.get(key) or _key_row(key)
         tiles.append(text)
-        if is_double[tc]:
+        if double:
             spinners.append(text)
-        if key % KEY_STRIDE:
-            connections.append(list(joints.get(key) or _joint(key)))
+        if joint is not None:
+            connections.append(list(joint))
         for value in counted:
             contributions.append([text, value])
     codes = sorted([code for points in layout.points_by_value for code in points])
@@ -301,7 +312,23 @@ def _shared_action(text: str) -> Action:
     return _SHARED_ACTIONS.get(action, action)
 
 
+_SEATED_TEXTS: dict[int, dict[str, Action]] = {
+    players: {text: a for text, a in _SHARED_TEXTS.items() if a.seat < players}
+    for players in PLAYER_COUNTS
+}
+"""The shared actions of the seats of each player count, by text."""
+
+
 def _actions(value: JSON, where: str, players: int) -> list[Action]:
+    seated = _SEATED_TEXTS.get(players)
+    if seated is not None and type(value) is list:
+        try:  # the usual actions: each one a shared action's text, of a seat that plays
+            actions = [seated[item] for item in value if type(item) is str]
+        except KeyError:
+            pass
+        else:
+            if len(actions) == len(value):
+                return actions
     actions = _texts(value, where, _shared_action, _SHARED_TEXTS)
     for i, action in enumerate(actions):
         if action.seat >= players:
@@ -313,6 +340,14 @@ _DECK_TEXTS: dict[str, Tile] = {tile.text: tile for tile in ALL_TILES}
 
 
 def _deck(value: JSON, where: str) -> list[Tile]:
+    if type(value) is list and len(value) == len(ALL_TILES) and set(map(type, value)) == {str}:
+        try:  # the usual deck: each tile once, by its text (one text per tile)
+            deck = list(map(_DECK_TEXTS.__getitem__, value))
+        except KeyError:
+            pass
+        else:
+            if len(set(value)) == len(ALL_TILES):
+                return deck
     deck = _texts(value, where, Tile.parse, _DECK_TEXTS)
     if len(deck) != len(ALL_TILES) or len({(t.low, t.high) for t in deck}) != len(ALL_TILES):
         raise UsageError(f"{where} must list each of the 28 tiles once (SET-1)")
@@ -447,9 +482,10 @@ def _run_layout(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
 
 
 def _play_actions(round_: Round, actions: Sequence[Action]) -> tuple[int, IllegalMoveError] | None:
+    apply = round_.apply
     for at, action in enumerate(actions):
         try:
-            round_.apply(action)
+            apply(action)
         except IllegalMoveError as exc:
             return at, exc
     return None

@@ -47,9 +47,27 @@ def test_the_text_report_puts_the_figures_side_by_side() -> None:
     assert [row.split(",")[0] for row in rows] == ["bench", "fuzz", "fuzz"]
     assert [row.split()[-2] for row in rows[1:]] == ["0.30", "0.15"]
     assert all(row.split()[-1] in ("met", "below") for row in rows[1:])
-    cpu = lines[lines.index("", 3) + 3 :]
+    notes = lines[lines.index("", 3) + 1 : lines.index("", 3) + 4]
+    assert notes[0].startswith("Bench and fuzz in process: CPU time, taking turns (1 turn)")
+    assert notes[-1].endswith("CPU time per round case:")
+    cpu = lines[lines.index("", 3) + 4 :]
     assert [line.split(":")[0].strip() for line in cpu] == ["in-process", "protocol"]
     assert all(" us" in line for line in cpu)
+
+
+def test_bench_and_the_in_process_campaign_take_turns_on_cpu_time_and_play_every_case() -> None:
+    # 600 rounds and 160 cases make two turns: bench's of 300 rounds, the campaign's of 80 cases
+    code, out, err = _run("--rounds", "600", "--cases", "160", "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["turns"] == 2 and data["bench"]["clock"] == "cpu"
+    assert data["bench"]["rounds"] == 600
+    rows = {row["kind"]: row for row in data["fuzz"]}
+    assert (rows["in-process"]["clock"], rows["protocol"]["clock"]) == ("cpu", "wall")
+    assert rows["in-process"]["cases"] == rows["in-process"]["rounds"] == 160
+    assert rows["in-process"]["divergences"] == 0
+    harness = rows["in-process"]["harness_cpu_us_per_round"]
+    assert rows["in-process"]["rounds_per_second"] == pytest.approx(1e6 / harness)
 
 
 @pytest.mark.parametrize("argv", [["--cases", "0"], ["--rounds", "x"], ["--format", "xml"]])

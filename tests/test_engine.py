@@ -115,6 +115,30 @@ def test_a_malformed_request_raises_a_usage_error(level: str, given: dict[str, A
         ENGINE.run(level, given)
 
 
+def test_a_deck_is_read_alike_whatever_the_spelling_of_its_tiles() -> None:
+    # A reversed text names the same tile; a text of another class is not a JSON string
+    at = next(i for i, text in enumerate(SIXES) if text[1] != text[3])
+    low, high = SIXES[at][1], SIXES[at][3]
+    reversed_deck = [*SIXES[:at], f"[{high}|{low}]", *SIXES[at + 1 :]]
+    assert run("round", round_given([], deck=reversed_deck)) == run("round", round_given([]))
+
+    class Text(str):
+        pass
+
+    with pytest.raises(UsageError, match="cannot be played"):
+        ENGINE.run("round", round_given([], deck=[Text(SIXES[0]), *SIXES[1:]]))
+    with pytest.raises(UsageError, match=r"deck must list each of the 28 tiles once \(SET-1\)"):
+        ENGINE.run("round", round_given([], deck=[*SIXES[:27], f"[{high}|{low}]"]))
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_an_action_of_a_seat_that_does_not_play_is_named_with_its_place(players: int) -> None:
+    given = round_given(["0 draw", f"{players} draw"], players=players)
+    given["scores"] = SCORES[players]
+    with pytest.raises(UsageError, match=rf"^actions\[1\]: no seat {players} among {players} "):
+        ENGINE.run("round", given)
+
+
 def test_given_must_be_an_object() -> None:
     with pytest.raises(UsageError):
         ENGINE.run("layout", ["[1|4]"])  # type: ignore[arg-type]

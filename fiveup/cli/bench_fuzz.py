@@ -1,10 +1,11 @@
 """``fiveup bench-fuzz``: fuzzing's speed beside ``fiveup bench``'s, measured in one run.
 
-It times bench's 2-player in-process rounds, then a fuzz campaign of the reference against
-itself in process and one against ``fiveup engine`` over the process protocol, and prints the
-three rates with each fuzz rate's share of bench's and the share the project aims for (0.3 in
-process, 0.15 over the protocol). Timings are not a verdict: the exit code is 0 whatever the
-rates, and 1 only when the reference diverged from itself.
+It times bench's 2-player in-process rounds and a fuzz campaign of the reference against
+itself in process, taking turns on CPU time, then one against ``fiveup engine`` over the
+process protocol on wall time, and prints the three rates with each fuzz rate's share of
+bench's and the share the project aims for (0.3 in process, 0.15 over the protocol).
+Timings are not a verdict: the exit code is 0 whatever the rates, and 1 only when the
+reference diverged from itself.
 """
 
 from __future__ import annotations
@@ -70,9 +71,11 @@ def to_json(report: SpeedReport) -> str:
         "seed": report.seed,
         "python": report.python,
         "cases": "mix" if report.mix else "round, 2 players",
+        "turns": report.turns,
         "bench": {
             "players": 2,
             "rounds": report.bench_rounds,
+            "clock": "cpu",
             "seconds": report.bench_seconds,
             "rounds_per_second": report.bench_rate,
         },
@@ -83,6 +86,7 @@ def to_json(report: SpeedReport) -> str:
                 "cases": f.cases,
                 "rounds": f.rounds,
                 "divergences": f.divergences,
+                "clock": "cpu" if f.kind == "in-process" else "wall",
                 "seconds": f.seconds,
                 "rounds_per_second": f.rounds_per_second,
                 "ratio": f.ratio,
@@ -109,8 +113,12 @@ def write_text(report: SpeedReport, out: TextIO) -> None:
         label = f"fuzz, reference vs {f.candidate}"
         out.write(f"{label:<{_WIDTH}}  {f.rounds_per_second:>9,.0f}  ")
         out.write(f"{f.ratio:>6.3f}  {f.target:>6.2f}  {verdict}\n")
-    out.write("\nCPU time per round case (a campaign over the protocol runs on two processes:\n")
-    out.write("with two idle cores its rate is bounded by the larger, on one by their sum)\n")
+    turns = "1 turn" if report.turns == 1 else f"{report.turns} turns each"
+    out.write(
+        f"\nBench and fuzz in process: CPU time, taking turns ({turns}); over the protocol:\n"
+    )
+    out.write("wall time of two processes, bounded by the larger CPU time per round case below\n")
+    out.write("on two idle cores, by their sum on one. CPU time per round case:\n")
     for f in report.fuzz:
         engine = f.engine_cpu_per_round
         beside = "" if engine is None else f", fiveup engine {engine:,.0f} us"
