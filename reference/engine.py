@@ -265,6 +265,15 @@ def _ints(value: JSON) -> list[int]:
     return [_int(item) for item in value]
 
 
+def _all_known(value: list[JSON], known: dict[str, _T]) -> list[_T] | None:
+    """The items of ``value`` when ``known`` has each of them (the usual request), else None."""
+    try:
+        items = [known[item] for item in value if type(item) is str]
+    except KeyError:
+        return None
+    return items if len(items) == len(value) else None
+
+
 def _texts(
     value: JSON, where: str, parse: Callable[[str], _T], known: dict[str, _T] | None = None
 ) -> list[_T]:
@@ -272,13 +281,9 @@ def _texts(
     if type(value) is not list:
         raise _Malformed
     if known is not None:
-        try:
-            items = [known[item] for item in value if type(item) is str]
-        except KeyError:
-            pass
-        else:
-            if len(items) == len(value):
-                return items
+        found_all = _all_known(value, known)
+        if found_all is not None:
+            return found_all
     items = []
     lookup = {} if known is None else known
     for i, item in enumerate(value):
@@ -321,14 +326,10 @@ _SEATED_TEXTS: dict[int, dict[str, Action]] = {
 
 def _actions(value: JSON, where: str, players: int) -> list[Action]:
     seated = _SEATED_TEXTS.get(players)
-    if seated is not None and type(value) is list:
-        try:  # the usual actions: each one a shared action's text, of a seat that plays
-            actions = [seated[item] for item in value if type(item) is str]
-        except KeyError:
-            pass
-        else:
-            if len(actions) == len(value):
-                return actions
+    if seated is not None and type(value) is list:  # each a shared action of a seat that plays
+        usual = _all_known(value, seated)
+        if usual is not None:
+            return usual
     actions = _texts(value, where, _shared_action, _SHARED_TEXTS)
     for i, action in enumerate(actions):
         if action.seat >= players:
