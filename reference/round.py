@@ -1020,13 +1020,20 @@ class Round:
         return tuple([sum(map(pips, hand)) for hand in self._hands])
 
     def _finish(self, end: RoundEnd, winner: int | None) -> None:
-        pips = self._pips()
+        pip = _PIP_OF  # :meth:`_pips` and :func:`_round_result` inline: a call each spared
+        pips = tuple([sum(map(pip, hand)) for hand in self._hands])
         penalties = tuple(map(self._derived.penalty.__getitem__, pips))
         scores = self._scores
         side_of = self._side_of
         for seat, penalty in enumerate(penalties):
             scores[side_of[seat]] -= penalty
-        self._result = _round_result(end, winner, pips, penalties, winner)
+        result: RoundResult = object.__new__(RoundResult)
+        _SET_END(result, end)
+        _SET_WINNER(result, winner)
+        _SET_PIPS(result, pips)
+        _SET_PENALTIES(result, penalties)
+        _SET_NEXT(result, winner)
+        self._result = result
         self._pending = _NO_TILE
         self._turn = _NO_SEAT
 
