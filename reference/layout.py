@@ -655,6 +655,17 @@ def new_layout(rules: Rules = STANDARD) -> Layout:
 
     A round deals a new table every time; this is the same table, of the same class.
     """
+    if rules is STANDARD and _STANDARD_TABLES:  # every round of the spec's: _start inline
+        layout = object.__new__(Layout)
+        layout._occupied = [-1] * N_TILE_CODES
+        layout.points_by_value = [[], [], [], [], [], [], []]
+        layout.placed = []
+        layout._sum = 0
+        layout._rules = rules
+        tables = _STANDARD_TABLES[0]
+        layout._tables = tables
+        layout._joins = tables.joins
+        return layout
     layout = object.__new__(Layout if rules.spins is every_double_spins else _VariantLayout)
     _start(layout, rules)
     return layout

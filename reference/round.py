@@ -602,18 +602,21 @@ class Round:
             raise UsageError("the deck must hold each of the 28 tiles [0|0] to [6|6] once", "SET-1")
         if not 0 <= opener < players:
             raise UsageError(f"no seat {opener} among {players} players", "TRN-1")
-        derived = _STANDARD_DERIVED if rules is STANDARD else _DERIVED.get(id(rules))
-        if derived is None or derived.rules is not rules:
-            derived = _derive(rules)
+        if rules is STANDARD:
+            derived = _STANDARD_DERIVED
+        else:
+            found = _DERIVED.get(id(rules))
+            derived = found if found is not None and found.rules is rules else _derive(rules)
         seating = derived.seating[players]
         if scores is None:
-            self._start_scores = seating.zero_scores
+            start = seating.zero_scores
         elif len(scores) != len(seating.zero_scores):
             sides = len(seating.zero_scores)
             raise UsageError(f"{players} players form {sides} sides, not {len(scores)}", "PLY-3")
         else:
-            self._start_scores = scores if type(scores) is tuple else tuple(scores)
-        self._scores = list(self._start_scores)
+            start = scores if type(scores) is tuple else tuple(scores)
+        self._start_scores = start
+        self._scores = list(start)
         self._rules = rules
         self._derived = derived
         self._players = players
@@ -1020,13 +1023,20 @@ class Round:
         return tuple([sum(map(pips, hand)) for hand in self._hands])
 
     def _finish(self, end: RoundEnd, winner: int | None) -> None:
-        pips = self._pips()
+        pip = _PIP_OF  # :meth:`_pips` and :func:`_round_result` inline: a call each spared
+        pips = tuple([sum(map(pip, hand)) for hand in self._hands])
         penalties = tuple(map(self._derived.penalty.__getitem__, pips))
         scores = self._scores
         side_of = self._side_of
         for seat, penalty in enumerate(penalties):
             scores[side_of[seat]] -= penalty
-        self._result = _round_result(end, winner, pips, penalties, winner)
+        result: RoundResult = object.__new__(RoundResult)
+        _SET_END(result, end)
+        _SET_WINNER(result, winner)
+        _SET_PIPS(result, pips)
+        _SET_PENALTIES(result, penalties)
+        _SET_NEXT(result, winner)
+        self._result = result
         self._pending = _NO_TILE
         self._turn = _NO_SEAT
 
