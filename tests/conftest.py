@@ -59,11 +59,11 @@ def pytester(_inner_imports: None, pytester: pytest.Pytester) -> pytest.Pytester
     return pytester
 
 
-# The longest files first (CPU and waits, measured with two and three workers), then the rest in collection
-# order. pytest-xdist hands out whole files (--dist loadfile, --no-loadscope-reorder) in this
-# order, so the last file a worker starts is a short one: ordered by their number of tests, files
-# of a few long tests (the README's block, the CI example) came last and kept one worker busy
-# while the others were idle.
+# The longest files first (CPU and waits, measured with two and three workers), then the rest in
+# collection order. pytest-xdist hands out whole files (--dist loadfile, --no-loadscope-reorder)
+# in this order, so the last file a worker starts is a short one: ordered by their number of
+# tests, files of a few long tests (the README's block, the CI example) came last and kept one
+# worker busy while the others were idle.
 LONGEST_FIRST = (
     "test_hostile_engines.py",
     "test_rules.py",
