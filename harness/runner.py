@@ -16,13 +16,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from fiveup.contract.engine import JSON, Engine, Level, checks_observations
+from fiveup.contract.shapes import problem
 from fiveup.errors import EngineError, UnsupportedCase
 
 from .attribution import case_rule, rule_of
 from .compare import MISSING, Difference
 from .corpus import Case
 from .levels import LEVELS, Claims, feature_of
-from .shapes import problem
 from .text import printable_lines
 
 __all__ = [

@@ -465,3 +465,37 @@ def test_the_private_import_check_sees_each_kind_of_use() -> None:
         "line 5: Round._private",
         "line 5: layout._tile_text",
     ]
+
+
+_OLDER_NAMES = frozenset({"fiveup.harness.shapes"})
+"""Modules kept only so that older importers work: the project itself imports their homes."""
+
+
+def older_name_imports(name: str, source: str) -> list[str]:
+    """Where module ``name`` imports a module of :data:`_OLDER_NAMES` (or a name from one)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [
+                f"line {node.lineno}: import {a.name}" for a in node.names if a.name in _OLDER_NAMES
+            ]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = name.split(".")[: -node.level]
+                base = ".".join([*anchor, base] if base else anchor)
+            targets = {base} | {f"{base}.{a.name}" for a in node.names}
+            if targets & _OLDER_NAMES:
+                found.append(f"line {node.lineno}: from {base}")
+    return found
+
+
+def test_the_project_imports_the_shape_checks_from_their_home() -> None:
+    importers = {
+        name: older_name_imports(name, path.read_text(encoding="utf-8"))
+        for name, path in MODULES.items()
+        if name not in _OLDER_NAMES
+    }
+    assert {name: found for name, found in importers.items() if found} == {}
+    assert older_name_imports("fiveup.harness.runner", "from .shapes import problem\n")
+    assert older_name_imports("fiveup.fuzz.campaign", "from fiveup.harness import shapes\n")

@@ -35,6 +35,7 @@ from typing import Any, Final
 
 import yaml
 
+from fiveup.contract import shapes
 from fiveup.contract.engine import (
     JSON,
     Engine,
@@ -46,7 +47,6 @@ from fiveup.contract.engine import (
     unwrapped,
 )
 from fiveup.errors import EngineError
-from fiveup.harness import shapes
 from fiveup.harness.corpus import Case
 from fiveup.harness.engines import TimedEngine
 from fiveup.harness.files import write_whole
