@@ -269,8 +269,12 @@ def _moves_case(rng: random.Random, players: int) -> tuple[Level, dict[str, JSON
 
 def _match_round(
     match: Match, rng: random.Random, players: int
-) -> tuple[dict[str, JSON], Round | IllegalMoveError]:
-    """The next round of a match, played to its end; or why it cannot start."""
+) -> tuple[dict[str, JSON], Round | tuple[str | None, str]]:
+    """The next round of a match, played to its end; or why it cannot start (rule, message).
+
+    The refusal is read inside its ``except`` block: an exception kept past it holds the frames
+    of its traceback, and through them itself, a cycle only the cyclic collector frees.
+    """
     deck = _shuffled_deck(rng)
     needs_opener = match.next_opener is None
     opener = rng.randrange(players) if needs_opener or rng.random() < 0.05 else None
@@ -281,7 +285,7 @@ def _match_round(
         round_ = match.start_round(deck, opener)
     except IllegalMoveError as exc:
         item["actions"] = []
-        return item, exc
+        return item, (exc.rule, exc.message)
     item["actions"] = _texts_of(_played(round_, rng, _WHOLE))
     return item, round_
 
@@ -302,9 +306,9 @@ def _observed_match_case(
     for _ in range(rng.randrange(1, 5)):
         item, played = _match_round(match, rng, players)
         rounds.append(item)
-        if isinstance(played, IllegalMoveError):
-            error = {"round": len(rounds) - 1, "at": None, "rule": played.rule}
-            error["message"] = played.message
+        if isinstance(played, tuple):
+            error = {"round": len(rounds) - 1, "at": None, "rule": played[0]}
+            error["message"] = played[1]
             break
         if match.over and rng.random() < 0.7:
             break
