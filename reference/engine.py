@@ -272,12 +272,19 @@ def _ints(value: JSON) -> list[int]:
 
 
 def _all_known(value: list[JSON], known: dict[str, _T]) -> list[_T] | None:
-    """The items of ``value`` when ``known`` has each of them (the usual request), else None."""
+    """The items of ``value`` when ``known`` has each of them (the usual request), else None.
+
+    Looked up by ``map``, then every item checked to be a ``str`` itself (a subclass equal to
+    a text is not one): no Python frame per item.
+    """
     try:
-        items = [known[item] for item in value if type(item) is str]
-    except KeyError:
+        items = list(map(known.__getitem__, value))
+    except (KeyError, TypeError):
         return None
-    return items if len(items) == len(value) else None
+    return items if not items or set(map(type, value)) == _STR_ONLY else None
+
+
+_STR_ONLY: frozenset[type] = frozenset((str,))
 
 
 def _texts(

@@ -440,3 +440,64 @@ def test_a_fuzz_case_is_filed_under_a_rule_for_each_level_and_scoring_function()
 
     assert tuple(campaign._FUNCTION_RULE) == LEVELS[Level.SCORING].features
     assert set(campaign._PRIMARY) == set(Level) - {Level.SCORING}
+
+
+def _fiveup_garbage(garbage: list[object]) -> list[str]:
+    """What of the collector's garbage the project made: its objects and its code's frames."""
+    names = []
+    for item in garbage:
+        code = getattr(item, "f_code", None)
+        where = code.co_filename if code is not None else type(item).__module__
+        if "fiveup" in where:
+            names.append(code.co_name if code is not None else type(item).__qualname__)
+    return names
+
+
+def test_a_campaign_of_every_level_leaves_nothing_for_the_cyclic_collector() -> None:
+    """What lets a campaign pause the collector: its cases are freed by reference counting."""
+    import gc
+
+    from fiveup.harness.engines import TimedEngine
+
+    candidate = TimedEngine(ReferenceEngine(), 10.0)
+    wrong = TimedEngine(load_wrong(), 10.0)
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        collections: list[int] = []
+        gc.callbacks.append(lambda phase, info: collections.append(info["collected"]))
+        tally = run_campaign(ReferenceEngine(), candidate, 5, range(400))
+        mixed = run_campaign(ReferenceEngine(), wrong, 5, range(60), levels=(Level.ROUND,))
+        collected_as_it_went = len(collections)
+        gc.collect()
+        made = _fiveup_garbage(gc.garbage)
+    finally:
+        gc.callbacks.pop()
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert tally.cases == 400 and len(tally.by_level) == len(LEVEL_WEIGHTS)
+    assert mixed.divergences, "the wrong engine's divergences were shrunk and reported too"
+    assert collected_as_it_went, "the campaign collected the young generations as it went"
+    assert made == [], made[:20]
+
+
+def test_a_campaign_switches_the_collector_back_on_and_leaves_it_off_if_it_was() -> None:
+    import gc
+
+    assert gc.isenabled()
+    run_campaign(ReferenceEngine(), ReferenceEngine(), 1, range(3))
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        run_campaign(ReferenceEngine(), ReferenceEngine(), 1, range(3))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def load_wrong() -> ReferenceEngine:
+    from fiveup.harness.engines import load_engine
+
+    engine = load_engine(WRONG)
+    assert isinstance(engine, ReferenceEngine)
+    return engine
