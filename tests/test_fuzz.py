@@ -394,6 +394,12 @@ def test_cases_draw_their_decks_levels_and_moves_as_the_standard_library_and_ref
         levels = tuple(LEVEL_WEIGHTS)[seed % 5 :] or (Level.MOVES,)
         weights = [LEVEL_WEIGHTS[level] for level in levels]
         assert cases._level(ours, levels) is theirs.choices(levels, weights)[0]
+        players = 2 + seed % 3
+        assert cases._below(ours, players) == theirs.randrange(players)
+        near = theirs.choice((0, 0, 100, 250, 290, 300, 305))
+        sides = 2 if players == 4 else players
+        scores = [near + 5 * theirs.randrange(-4, 5) if near else 0 for _ in range(sides)]
+        assert cases._scores(ours, players) == scores
         deck = shuffled_deck(random.Random(seed))
         played, policy = Round(2, deck, 0), Round(2, deck, 0)
         length = seed % 50

@@ -715,7 +715,8 @@ def _campaign(
         for index, level, found in verdicts:
             tally.cases += 1
             tally.rounds += level is Level.ROUND
-            tally.by_level[level.value] = tally.by_level.get(level.value, 0) + 1
+            name = level._value_  # the member's value itself (``.value`` is a property)
+            tally.by_level[name] = tally.by_level.get(name, 0) + 1
             if found is not None:
                 case, result = _shrink(baseline, candidate, declared, found)
                 kind = kind_of(case, result)

@@ -38,6 +38,8 @@ LEVEL_WEIGHTS: Final = {
 }
 """How often each level is drawn."""
 _ILLEGAL = 0.3
+_WHOLE: Final = 1 << 30
+"""More actions than any round takes: play it to its end."""
 _X = TypeVar("_X", Placement, Action)
 _POINTS: Final = [Point(tile, slot) for tile in ALL_TILES for slot in tile.slots()]
 _SWAPS: Final = tuple((i, (i + 1).bit_length()) for i in range(len(ALL_TILES) - 1, 0, -1))
@@ -67,6 +69,9 @@ _CUMULATIVE: dict[tuple[Level, ...], tuple[list[int], float]] = {}
 
 def _level(rng: random.Random, choices: tuple[Level, ...]) -> Level:
     """``rng.choices(choices, weights)[0]`` for the levels' weights, drawn as it draws."""
+    if len(choices) == 1:  # the one level, after the same draw
+        rng.random()
+        return choices[0]
     found = _CUMULATIVE.get(choices)
     if found is None:
         cumulative = list(accumulate(LEVEL_WEIGHTS[level] for level in choices))
@@ -142,9 +147,25 @@ def _observed_layout_case(
     return Level.LAYOUT, {"placements": placements}, observation
 
 
+def _below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)``, drawn as it draws (``getrandbits`` of n's bits until below n)."""
+    bits, k = rng.getrandbits, n.bit_length()
+    drawn = bits(k)
+    while drawn >= n:
+        drawn = bits(k)
+    return drawn
+
+
+_NEAR: Final = (0, 0, 100, 250, 290, 300, 305)
+
+
 def _scores(rng: random.Random, players: int) -> list[int]:
-    near = rng.choice((0, 0, 100, 250, 290, 300, 305))
-    return [near + 5 * rng.randrange(-4, 5) if near else 0 for _ in range(side_count(players))]
+    """``rng.choice(_NEAR)``, then ``near + 5 * rng.randrange(-4, 5)`` a side (none at 0)."""
+    near = _NEAR[_below(rng, 7)]
+    sides = side_count(players)
+    if not near:
+        return [0] * sides
+    return [near + 5 * (_below(rng, 9) - 4) for _ in range(sides)]
 
 
 def _illegal_action(round_: Round, rng: random.Random) -> Action | None:
@@ -197,11 +218,20 @@ def _played(round_: Round, rng: random.Random, length: int) -> list[Action]:
     actions: list[Action] = []
     add = actions.append
     moves = legal()
-    while moves and len(actions) < length:
+    if length >= _WHOLE:  # to the end: no count to keep
+        while moves:
+            action = moves[int(draw() * len(moves))]
+            apply(action)
+            add(action)
+            moves = legal()
+        return actions
+    left = length
+    while moves and left > 0:
         action = moves[int(draw() * len(moves))]
         apply(action)
         add(action)
         moves = legal()
+        left -= 1
     return actions
 
 
@@ -228,10 +258,10 @@ def _observed_round_case(
 ) -> tuple[Level, dict[str, JSON], dict[str, JSON]]:
     """A round case and the standard reference's observation of it (it was just played)."""
     deck = _shuffled_deck(rng)
-    opener = rng.randrange(players)
+    opener = _below(rng, players)
     scores = _scores(rng, players)
     round_ = Round(players, deck, opener, scores)
-    length = 10**6 if rng.random() < 0.6 else rng.randrange(0, 40)
+    length = _WHOLE if rng.random() < 0.6 else _below(rng, 40)
     actions = _texts_of(_played(round_, rng, length))
     error: JSON = None
     if rng.random() < _ILLEGAL:
@@ -246,8 +276,6 @@ def _observed_round_case(
     return Level.ROUND, given, observation
 
 
-_WHOLE: Final = 1 << 30
-"""More actions than any round takes: play it to its end."""
 _MOVES_DEPTH = 3
 """The deepest random move count: a few thousand sequences at most, played in milliseconds."""
 
@@ -351,6 +379,24 @@ _MAKERS: Final[dict[Level, Callable[[random.Random, int], tuple[Level, dict[str,
 }
 
 
+_LAST_CHOICES: list[tuple[tuple[Level, ...] | None, tuple[Level, ...]]] = [
+    (None, tuple(LEVEL_WEIGHTS))
+]
+"""The levels last asked for and the choice made of them: a campaign asks the same each case."""
+
+
+def _choices(levels: tuple[Level, ...] | None) -> tuple[Level, ...]:
+    """The levels a case is drawn among: those asked for that have random cases, else all."""
+    asked, chosen = _LAST_CHOICES[0]
+    if levels is asked:
+        return chosen
+    chosen = tuple(level for level in (levels or LEVEL_WEIGHTS) if level in LEVEL_WEIGHTS)
+    chosen = chosen or tuple(LEVEL_WEIGHTS)
+    if type(levels) is tuple:  # kept alive here: no other tuple can be it
+        _LAST_CHOICES[0] = (levels, chosen)
+    return chosen
+
+
 def random_case(
     seed: int, index: int, players: int | None = None, levels: tuple[Level, ...] | None = None
 ) -> tuple[Level, dict[str, JSON]]:
@@ -369,9 +415,7 @@ def observed_case(
     (a test holds the two byte for byte equal). Other levels: None.
     """
     rng = random.Random(f"fiveup-fuzz:{seed}:{index}")
-    choices = tuple(level for level in (levels or LEVEL_WEIGHTS) if level in LEVEL_WEIGHTS)
-    choices = choices or tuple(LEVEL_WEIGHTS)
-    level = _level(rng, choices)
+    level = _level(rng, _choices(levels))
     count = players if players is not None else rng.choice(PLAYER_COUNTS)
     if level is Level.ROUND:
         return _observed_round_case(rng, count)
