@@ -141,6 +141,7 @@ def layout_observation(layout: Layout) -> dict[str, JSON]:
         "contributions": [
             [text, value]
             for text, counted in zip(tiles, layout.counted_values())
+            if counted
             for value in counted
         ],
         "sum": layout.sum,

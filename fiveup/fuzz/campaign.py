@@ -14,6 +14,8 @@ does not play it again; an observation that is, byte for byte, the reference's s
 one is not walked again (``marshal`` bytes in process, the reply line over the protocol); and
 against an engine that can ``submit`` and ``collect`` (a process engine) the next case is
 made while the candidate plays the last one, one request in flight as the protocol requires.
+A campaign runs with the cyclic collector paused (:func:`_collector_paused`: its cases build no
+cycles) and times an in-process engine with one repeating timer (:class:`_Armed`).
 """
 
 from __future__ import annotations

@@ -239,12 +239,17 @@ _TILE_TEXTS: Final = {id(tile): tile.text for tile in ALL_TILES}
 """The texts of the set's tiles, by identity (a shuffled deck holds the shared instances)."""
 
 
-def _start(deck: list[Tile], players: int) -> dict[str, JSON]:
+def _dealt(deck: list[Tile], players: int) -> tuple[list[list[str]], list[str]]:
+    """The texts of the hands and of the boneyard that ``deck`` deals."""
     try:
         texts = list(map(_TILE_TEXTS.__getitem__, map(id, deck)))
     except KeyError:
         texts = [tile.text for tile in deck]
-    hands, boneyard = deal(texts, players)
+    return deal(texts, players)
+
+
+def _start(deck: list[Tile], players: int) -> dict[str, JSON]:
+    hands, boneyard = _dealt(deck, players)
     return {"hands": hands, "boneyard": boneyard}
 
 
@@ -269,8 +274,9 @@ def _observed_round_case(
         if wrong is not None:
             error = _refusal(round_.apply, wrong, len(actions))
             actions.append(wrong.text)
-    given = {"players": players, **_start(deck, players), "opener": opener, "scores": scores}
-    given["actions"] = actions
+    hands, boneyard = _dealt(deck, players)
+    given = {"players": players, "hands": hands, "boneyard": boneyard, "opener": opener}
+    given["scores"], given["actions"] = scores, actions
     observation = round_observation(round_)
     observation["error"] = error
     return Level.ROUND, given, observation
