@@ -129,11 +129,11 @@ def _observed_layout_case(
     layout = Layout()
     placements: list[str] = []
     steps: list[JSON] = []
-    for _ in range(rng.randrange(1, 29)):
+    for _ in range(1 + _below(rng, 28)):  # rng.randrange(1, 29)
         options = _legal_placements(layout)
         if not options:
             break
-        placement = rng.choice(options)
+        placement = options[_below(rng, len(options))]  # rng.choice(options)
         step = layout.place(placement)
         steps.append({"sum": step.sum, "credit": step.credit, "displayed": step.displayed})
         placements.append(placement.text)
@@ -168,14 +168,22 @@ def _scores(rng: random.Random, players: int) -> list[int]:
     return [near + 5 * (_below(rng, 9) - 4) for _ in range(sides)]
 
 
+_VERBS: Final = (Verb.PLAY, Verb.PLAY, Verb.DRAW, Verb.PASS)
+
+
 def _illegal_action(round_: Round, rng: random.Random) -> Action | None:
+    """An action the rules refuse now, or None after a few tries.
+
+    Each ``rng.choice`` and ``rng.randrange`` is drawn by :func:`_below`, as they draw.
+    """
+    players = round_.players
     for _ in range(50):
-        seat = rng.randrange(round_.players)
-        verb = rng.choice((Verb.PLAY, Verb.PLAY, Verb.DRAW, Verb.PASS))
+        seat = _below(rng, players)
+        verb = _VERBS[_below(rng, 4)]
         placement = None
         if verb is Verb.PLAY:
-            target = None if rng.random() < 0.1 else rng.choice(_POINTS)
-            placement = Placement(rng.choice(ALL_TILES), target)
+            target = None if rng.random() < 0.1 else _POINTS[_below(rng, len(_POINTS))]
+            placement = Placement(ALL_TILES[_below(rng, len(ALL_TILES))], target)
         action = Action(seat, verb, placement)
         if not round_.is_legal(action):
             return action
@@ -422,7 +430,7 @@ def observed_case(
     """
     rng = random.Random(f"fiveup-fuzz:{seed}:{index}")
     level = _level(rng, _choices(levels))
-    count = players if players is not None else rng.choice(PLAYER_COUNTS)
+    count = players if players is not None else PLAYER_COUNTS[_below(rng, len(PLAYER_COUNTS))]
     if level is Level.ROUND:
         return _observed_round_case(rng, count)
     if level is Level.MATCH:
