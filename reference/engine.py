@@ -137,10 +137,16 @@ def layout_observation(layout: Layout) -> dict[str, JSON]:
         "tiles": tiles,
         "spinners": list(filter(_DOUBLE_TEXTS.__contains__, tiles)),
         "connections": list(map(list, filter(None, map(_KEY_JOINT.__getitem__, placed)))),
-        "points": dict(zip(map(_POINT_TEXT.__getitem__, codes), map(POINT_VALUE.__getitem__, codes))),
+        "points": dict(
+            zip(
+                map(_POINT_TEXT.__getitem__, codes),
+                map(POINT_VALUE.__getitem__, codes),
+                strict=True,
+            )
+        ),
         "contributions": [
             [text, value]
-            for text, counted in zip(tiles, layout.counted_values())
+            for text, counted in zip(tiles, layout.counted_values(), strict=True)
             if counted
             for value in counted
         ],
