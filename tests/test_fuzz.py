@@ -507,3 +507,42 @@ def load_wrong() -> ReferenceEngine:
     engine = load_engine(WRONG)
     assert isinstance(engine, ReferenceEngine)
     return engine
+
+
+def test_the_prefix_bytes_cut_from_a_refusal_are_those_of_the_prefix_observation() -> None:
+    import marshal
+
+    from fiveup.fuzz import campaign
+
+    cut = 0
+    for index in range(300):
+        level, _, expected = observed_case(11, index)
+        if expected is None or not isinstance(expected.get("error"), dict):
+            continue
+        known = marshal.dumps(expected, 2)
+        whole = campaign._unrefused(level, expected)
+        sliced = campaign._unrefused_marshalled(LEVELS[level], expected, known)
+        assert (sliced is None) == (whole is None), (level, index)
+        if whole is not None:
+            assert sliced == marshal.dumps(whole, 2), (level, index)
+            cut += 1
+    assert cut > 20
+
+
+def test_a_timed_call_is_cut_off_after_its_limit_of_ticks_and_not_before() -> None:
+    from fiveup.errors import EngineError
+    from fiveup.fuzz import campaign
+    from fiveup.harness.engines import TimedEngine
+
+    armed = campaign._Armed(TimedEngine(ReferenceEngine(), 2.0))
+    armed.calls, armed.busy = 1, True
+    for _ in range(campaign._TICKS):  # the first tick only notes the call
+        armed.tick()
+    with pytest.raises(EngineError, match="did not answer within 2 s"):
+        armed.tick()
+    armed.calls += 1  # the next call starts the count again
+    for _ in range(campaign._TICKS):
+        armed.tick()
+    armed.busy = False
+    for _ in range(3 * campaign._TICKS):
+        armed.tick()  # no call runs: nothing to cut off
