@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from itertools import chain
 from types import MappingProxyType
 from typing import Final
 
@@ -115,13 +116,15 @@ def _as_given(given: Mapping[str, JSON]) -> dict[str, JSON]:
 
 
 def _deck(start: Mapping[str, JSON]) -> list[JSON]:
-    deck: list[JSON] = [tile for hand in start["hands"] for tile in hand]
+    deck: list[JSON] = list(chain.from_iterable(start["hands"]))
     deck.extend(start["boneyard"])
     return deck
 
 
 def _scores(given: Mapping[str, JSON]) -> list[JSON]:
-    return list(given.get("scores", [0] * side_count(given["players"])))
+    if "scores" in given:
+        return list(given["scores"])
+    return [0] * side_count(given["players"])
 
 
 def _round_request(given: Mapping[str, JSON]) -> dict[str, JSON]:

@@ -8,7 +8,8 @@ not the 28 tiles) raises :class:`~fiveup.errors.UsageError`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import chain
 from typing import TypeVar
 
 from fiveup import PROTOCOL_VERSION, __version__
@@ -72,7 +73,6 @@ _TEXT_BY_ID: dict[int, str] = {id(tile): tile.text for tile in ALL_TILES}
 _TEXT_BY_ID.update((id(p), p.text) for p in interned_placements().values())
 _KEEP_ALIVE = (ALL_TILES, interned_placements())
 _TILE_TEXT: list[str] = [tile.text if tile is not None else "" for tile in TILE_OF]
-_IS_DOUBLE: list[bool] = [tile is not None and tile.is_double for tile in TILE_OF]
 _POINT_TEXT: list[str] = [point.text if point is not None else "" for point in POINT_OF]
 _JOINTS: dict[int, tuple[str, str]] = {}
 
@@ -103,43 +103,53 @@ def _joint(key: int) -> tuple[str, str]:
     return found
 
 
-_KEY_ROWS: dict[int, tuple[int, str, bool, tuple[str, str] | None]] = {}
-"""What an observation reads of each placement key: its tile's code, text, whether it is a
-double, and the joint it makes (None for the opening)."""
+_KEY_TILE: dict[int, str] = {}
+"""The text of the tile each placement key places (every interned key, then those met)."""
+_KEY_JOINT: dict[int, tuple[str, str] | None] = {}
+"""The joint each placement key makes (None for the opening), keyed as :data:`_KEY_TILE`."""
+_DOUBLE_TEXTS: frozenset[str] = frozenset(t.text for t in ALL_TILES if t.is_double)
 
 
-def _key_row(key: int) -> tuple[int, str, bool, tuple[str, str] | None]:
-    tc = key // KEY_STRIDE
-    joint = _joint(key) if key % KEY_STRIDE else None
-    found = _KEY_ROWS[key] = (tc, _TILE_TEXT[tc], _IS_DOUBLE[tc], joint)
-    return found
+def _learn_keys(keys: Iterable[int]) -> None:
+    """Fill :data:`_KEY_TILE` and :data:`_KEY_JOINT` for placement keys not met before."""
+    for key in keys:
+        if key not in _KEY_TILE:
+            _KEY_JOINT[key] = _joint(key) if key % KEY_STRIDE else None
+            _KEY_TILE[key] = _TILE_TEXT[key // KEY_STRIDE]
+
+
+_learn_keys(interned_placements())
 
 
 def layout_observation(layout: Layout) -> dict[str, JSON]:
     """The ``layout`` object of an observation: tiles, spinners, connections, points, sum."""
     if type(layout) is not Layout:
         return _any_layout_observation(layout)
-    tiles: list[JSON] = []
-    spinners: list[JSON] = []
-    connections: list[JSON] = []
-    contributions: list[JSON] = []
-    rows = _KEY_ROWS
-    for key, counted in zip(layout.placed, layout.counted_values(), strict=True):
-        _, text, double, joint = rows.get(key) or _key_row(key)
-        tiles.append(text)
-        if double:
-            spinners.append(text)
-        if joint is not None:
-            connections.append(list(joint))
-        for value in counted:
-            contributions.append([text, value])
-    codes = sorted([code for points in layout.points_by_value for code in points])
+    placed = layout.placed
+    try:
+        tiles: list[JSON] = list(map(_KEY_TILE.__getitem__, placed))
+    except KeyError:
+        _learn_keys(placed)
+        tiles = list(map(_KEY_TILE.__getitem__, placed))
+    # Every lookup is a built-in's (map, filter, zip): no Python frame per tile.
+    codes = sorted(chain.from_iterable(layout.points_by_value))
     return {
         "tiles": tiles,
-        "spinners": spinners,
-        "connections": connections,
-        "points": {_POINT_TEXT[code]: POINT_VALUE[code] for code in codes},
-        "contributions": contributions,
+        "spinners": list(filter(_DOUBLE_TEXTS.__contains__, tiles)),
+        "connections": list(map(list, filter(None, map(_KEY_JOINT.__getitem__, placed)))),
+        "points": dict(
+            zip(
+                map(_POINT_TEXT.__getitem__, codes),
+                map(POINT_VALUE.__getitem__, codes),
+                strict=True,
+            )
+        ),
+        "contributions": [
+            [text, value]
+            for text, counted in zip(tiles, layout.counted_values(), strict=True)
+            if counted
+            for value in counted
+        ],
         "sum": layout.sum,
     }
 
@@ -192,19 +202,22 @@ _ROUND_PENDING = Round.pending
 
 def _logged_events(round_: Round) -> list[JSON]:
     """The ``events`` of a round read from its log: the texts looked up, no Event made."""
-    events: list[JSON] = []
-    add, tile_text, play_text = events.append, _TILE_TEXT, _PLAY_TEXT
-    for entry in round_.action_log:
-        kind = entry[0]
-        if kind == LOGGED_PLAY:
-            key = entry[2]
-            text = play_text.get(key) or _play_text(key)
-            add({"seat": entry[1], "play": text, "sum": entry[3], "credit": entry[4]})
-        elif kind == LOGGED_DRAW:
-            add({"seat": entry[1], "draw": tile_text[entry[2]]})
-        else:
-            add({"seat": entry[1], "pass": True})
-    return events
+    tile_text, play_text = _TILE_TEXT, _PLAY_TEXT
+    log = round_.action_log
+    try:
+        return [
+            {"seat": entry[1], "play": play_text[entry[2]], "sum": entry[3], "credit": entry[4]}
+            if entry[0] == LOGGED_PLAY
+            else {"seat": entry[1], "draw": tile_text[entry[2]]}
+            if entry[0] == LOGGED_DRAW
+            else {"seat": entry[1], "pass": True}
+            for entry in log
+        ]
+    except KeyError:  # a placement first met here (a variant's): learn its text, then read
+        for entry in log:
+            if entry[0] == LOGGED_PLAY:
+                _play_text(entry[2])
+        return _logged_events(round_)
 
 
 def round_observation(round_: Round) -> dict[str, JSON]:
@@ -218,7 +231,7 @@ def round_observation(round_: Round) -> dict[str, JSON]:
             "state": {
                 "turn": round_.turn,
                 "pending": None if code == NO_TILE else tile_text[code],
-                "hands": [[tile_text[c] for c in hand] for hand in round_.hand_codes],
+                "hands": [list(map(tile_text.__getitem__, hand)) for hand in round_.hand_codes],
                 "boneyard": round_.boneyard_size,
                 "scores": list(round_.scores),
                 "layout": layout_observation(round_.layout),
@@ -266,12 +279,19 @@ def _ints(value: JSON) -> list[int]:
 
 
 def _all_known(value: list[JSON], known: dict[str, _T]) -> list[_T] | None:
-    """The items of ``value`` when ``known`` has each of them (the usual request), else None."""
+    """The items of ``value`` when ``known`` has each of them (the usual request), else None.
+
+    Looked up by ``map``, then every item checked to be a ``str`` itself (a subclass equal to
+    a text is not one): no Python frame per item.
+    """
     try:
-        items = [known[item] for item in value if type(item) is str]
-    except KeyError:
+        items = list(map(known.__getitem__, value))
+    except (KeyError, TypeError):
         return None
-    return items if len(items) == len(value) else None
+    return items if not items or set(map(type, value)) == _STR_ONLY else None
+
+
+_STR_ONLY: frozenset[type] = frozenset((str,))
 
 
 def _texts(
@@ -397,11 +417,13 @@ class ReferenceEngine:
         finds wrong; one that does but lies outside a domain (a deck that is not the 28 tiles,
         a seat that does not play) raises UsageError naming the domain.
         """
-        try:
-            handler = _HANDLERS[Level(level)]
-        except ValueError:
-            names = ", ".join(lv.value for lv in Level)
-            raise UsageError(f"unknown level {level!r} (one of {names})") from None
+        handler = _HANDLERS_BY_NAME.get(level) if type(level) is str else None
+        if handler is None:
+            try:
+                handler = _HANDLERS[Level(level)]
+            except ValueError:
+                names = ", ".join(lv.value for lv in Level)
+                raise UsageError(f"unknown level {level!r} (one of {names})") from None
         try:
             return handler(self.rules, _object(given))
         except (_Malformed, KeyError, TypeError) as exc:
@@ -482,13 +504,21 @@ def _run_layout(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
     return {"steps": steps, "layout": layout_observation(layout), "error": error}
 
 
-def _play_actions(round_: Round, actions: Sequence[Action]) -> tuple[int, IllegalMoveError] | None:
+def _play_actions(
+    round_: Round, actions: Sequence[Action], **where: int | None
+) -> dict[str, JSON] | None:
+    """Apply ``actions`` in turn; the observation's ``error`` for the first one refused, or None.
+
+    The refusal is read inside its ``except`` block: an exception kept past it holds its
+    traceback's frames, whose round it was raised from holds it back, a cycle that only the
+    cyclic collector frees.
+    """
     apply = round_.apply
     for at, action in enumerate(actions):
         try:
             apply(action)
         except IllegalMoveError as exc:
-            return at, exc
+            return error_observation(exc, **where, at=at)
     return None
 
 
@@ -515,8 +545,7 @@ def _played(rules: Rules, given: dict[str, JSON]) -> tuple[Round, JSON]:
     scores = _scores(given, players)
     actions = _actions(given["actions"], "actions", players)
     round_ = Round(players, deck, opener, scores, rules=rules)
-    refused = _play_actions(round_, actions)
-    return round_, None if refused is None else error_observation(refused[1], at=refused[0])
+    return round_, _play_actions(round_, actions)
 
 
 def _run_round(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
@@ -548,9 +577,8 @@ def _run_match(rules: Rules, given: dict[str, JSON]) -> dict[str, JSON]:
         except IllegalMoveError as exc:
             error = error_observation(exc, round=r, at=None)
             break
-        refused = _play_actions(round_, actions)
-        if refused is not None:
-            error = error_observation(refused[1], round=r, at=refused[0])
+        error = _play_actions(round_, actions, round=r)
+        if error is not None:
             break
     return {
         "rounds": [round_observation(round_) for round_ in match.rounds],
@@ -591,5 +619,8 @@ _HANDLERS: dict[Level, Callable[[Rules, dict[str, JSON]], dict[str, JSON]]] = {
     Level.MATCH: _run_match,
     Level.MOVES: _run_moves,
 }
+
+_HANDLERS_BY_NAME = {level.value: handler for level, handler in _HANDLERS.items()}
+"""The handlers by the level's name, as requests give it (``Level(name)`` costs more)."""
 
 _: type[Engine] = ReferenceEngine

@@ -394,6 +394,12 @@ def test_cases_draw_their_decks_levels_and_moves_as_the_standard_library_and_ref
         levels = tuple(LEVEL_WEIGHTS)[seed % 5 :] or (Level.MOVES,)
         weights = [LEVEL_WEIGHTS[level] for level in levels]
         assert cases._level(ours, levels) is theirs.choices(levels, weights)[0]
+        players = 2 + seed % 3
+        assert cases._below(ours, players) == theirs.randrange(players)
+        near = theirs.choice((0, 0, 100, 250, 290, 300, 305))
+        sides = 2 if players == 4 else players
+        scores = [near + 5 * theirs.randrange(-4, 5) if near else 0 for _ in range(sides)]
+        assert cases._scores(ours, players) == scores
         deck = shuffled_deck(random.Random(seed))
         played, policy = Round(2, deck, 0), Round(2, deck, 0)
         length = seed % 50
@@ -440,3 +446,103 @@ def test_a_fuzz_case_is_filed_under_a_rule_for_each_level_and_scoring_function()
 
     assert tuple(campaign._FUNCTION_RULE) == LEVELS[Level.SCORING].features
     assert set(campaign._PRIMARY) == set(Level) - {Level.SCORING}
+
+
+def _fiveup_garbage(garbage: list[object]) -> list[str]:
+    """What of the collector's garbage the project made: its objects and its code's frames."""
+    names = []
+    for item in garbage:
+        code = getattr(item, "f_code", None)
+        where = code.co_filename if code is not None else type(item).__module__
+        if "fiveup" in where:
+            names.append(code.co_name if code is not None else type(item).__qualname__)
+    return names
+
+
+def test_a_campaign_of_every_level_leaves_nothing_for_the_cyclic_collector() -> None:
+    """What lets a campaign pause the collector: its cases are freed by reference counting."""
+    import gc
+
+    from fiveup.harness.engines import TimedEngine
+
+    candidate = TimedEngine(ReferenceEngine(), 10.0)
+    wrong = TimedEngine(load_wrong(), 10.0)
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        collections: list[int] = []
+        gc.callbacks.append(lambda phase, info: collections.append(info["collected"]))
+        tally = run_campaign(ReferenceEngine(), candidate, 5, range(400))
+        mixed = run_campaign(ReferenceEngine(), wrong, 5, range(60), levels=(Level.ROUND,))
+        collected_as_it_went = len(collections)
+        gc.collect()
+        made = _fiveup_garbage(gc.garbage)
+    finally:
+        gc.callbacks.pop()
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert tally.cases == 400 and len(tally.by_level) == len(LEVEL_WEIGHTS)
+    assert mixed.divergences, "the wrong engine's divergences were shrunk and reported too"
+    assert collected_as_it_went, "the campaign collected the young generations as it went"
+    assert made == [], made[:20]
+
+
+def test_a_campaign_switches_the_collector_back_on_and_leaves_it_off_if_it_was() -> None:
+    import gc
+
+    assert gc.isenabled()
+    run_campaign(ReferenceEngine(), ReferenceEngine(), 1, range(3))
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        run_campaign(ReferenceEngine(), ReferenceEngine(), 1, range(3))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def load_wrong() -> ReferenceEngine:
+    from fiveup.harness.engines import load_engine
+
+    engine = load_engine(WRONG)
+    assert isinstance(engine, ReferenceEngine)
+    return engine
+
+
+def test_the_prefix_bytes_cut_from_a_refusal_are_those_of_the_prefix_observation() -> None:
+    import marshal
+
+    from fiveup.fuzz import campaign
+
+    cut = 0
+    for index in range(300):
+        level, _, expected = observed_case(11, index)
+        if expected is None or not isinstance(expected.get("error"), dict):
+            continue
+        known = marshal.dumps(expected, 2)
+        whole = campaign._unrefused(level, expected)
+        sliced = campaign._unrefused_marshalled(LEVELS[level], expected, known)
+        assert (sliced is None) == (whole is None), (level, index)
+        if whole is not None:
+            assert sliced == marshal.dumps(whole, 2), (level, index)
+            cut += 1
+    assert cut > 20
+
+
+def test_a_timed_call_is_cut_off_after_its_limit_of_ticks_and_not_before() -> None:
+    from fiveup.errors import EngineError
+    from fiveup.fuzz import campaign
+    from fiveup.harness.engines import TimedEngine
+
+    armed = campaign._Armed(TimedEngine(ReferenceEngine(), 2.0))
+    armed.calls, armed.busy = 1, True
+    for _ in range(campaign._TICKS):  # the first tick only notes the call
+        armed.tick()
+    with pytest.raises(EngineError, match="did not answer within 2 s"):
+        armed.tick()
+    armed.calls += 1  # the next call starts the count again
+    for _ in range(campaign._TICKS):
+        armed.tick()
+    armed.busy = False
+    for _ in range(3 * campaign._TICKS):
+        armed.tick()  # no call runs: nothing to cut off

@@ -14,11 +14,14 @@ does not play it again; an observation that is, byte for byte, the reference's s
 one is not walked again (``marshal`` bytes in process, the reply line over the protocol); and
 against an engine that can ``submit`` and ``collect`` (a process engine) the next case is
 made while the candidate plays the last one, one request in flight as the protocol requires.
+A campaign runs with the cyclic collector paused (:func:`_collector_paused`: its cases build no
+cycles) and times an in-process engine with one repeating timer (:class:`_Armed`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import gc
 import json
 import marshal
 import re
@@ -50,7 +53,7 @@ from fiveup.errors import EngineError
 from fiveup.harness.corpus import Case
 from fiveup.harness.engines import TimedEngine
 from fiveup.harness.files import write_whole
-from fiveup.harness.levels import LEVELS
+from fiveup.harness.levels import LEVELS, LevelSpec
 from fiveup.harness.lint import implied_decisions
 from fiveup.harness.runner import CaseResult, Status, run_case
 from fiveup.reference.engine import ReferenceEngine
@@ -328,16 +331,24 @@ class _Judge:
         self.seed = seed
         self.exact = _exactly_typed(baseline) and not checks_observations(candidate)
         """An observation that is the baseline's byte for byte passes (see :func:`_matches`)."""
+        self.level: Level | None = None
+        self.spec = LEVELS[Level.ROUND]
+        self.name = ""
+        self.played = False
+        """For :attr:`level`: its record, its name, and whether the candidate plays it."""
 
     def __call__(
         self, index: int, level: Level, given: dict[str, JSON], expected: dict[str, JSON] | None
     ) -> Found:
         """Judge one case: None when the candidate passes it."""
-        request = LEVELS[level].request(given)
+        if level is not self.level:  # a level's lookups once per run of cases of that level
+            self.level, self.spec, self.name = level, LEVELS[level], level.value
+            self.played = self.name in self.levels
+        request = self.spec.request(given)
         if expected is None:
-            expected = self.baseline.run(level.value, request)
+            expected = self.baseline.run(self.name, request)
         try:
-            if level.value in self.levels and self.agrees(level, request, expected):
+            if self.played and self.agrees(level, request, expected):
                 return None
         except Exception:  # the runner below says what the engine did
             pass
@@ -349,21 +360,49 @@ class _Judge:
         The observation follows its schema and equals the baseline's (:func:`_matches`), and a
         refused action, replayed to its prefix, left the game as it was.
         """
-        run = self.candidate.run
-        observed = run(level.value, request)
-        if not (self.exact and _identical(observed, expected)) and not _matches(
-            self.baseline, self.candidate, level, expected, observed
-        ):
+        if level is not self.level:
+            self.level, self.spec, self.name = level, LEVELS[level], level.value
+            self.played = self.name in self.levels
+        run, name = self.candidate.run, self.name
+        observed = run(name, request)
+        known = _marshalled(expected) if self.exact else None
+        same = known is not None and _marshalled(observed) == known
+        if not same and not _matches(self.baseline, self.candidate, level, expected, observed):
             return False
         prefix = _replay(level, request, expected)
         if prefix is None:
             return True
-        before = run(level.value, prefix)
-        if self.exact:
-            unrefused = _unrefused(level, expected)
-            if unrefused is not None and _identical(before, unrefused):
+        before = run(name, prefix)
+        if known is not None:
+            unrefused = _unrefused_marshalled(self.spec, expected, known)
+            if unrefused is not None and _marshalled(before) == unrefused:
                 return True  # the reference's own prefix observation, types and all
         return _unchanged(self.candidate, level, expected, before)
+
+
+def _marshalled(value: JSON) -> bytes | None:
+    """``marshal`` bytes of a value (see :func:`_identical`); None for one it does not write."""
+    try:
+        return marshal.dumps(value, 2)
+    except ValueError:
+        return None
+
+
+def _unrefused_marshalled(spec: LevelSpec, expected: dict[str, JSON], known: bytes) -> bytes | None:
+    """The ``marshal`` bytes of :func:`_unrefused`, cut from those of ``expected`` (``known``).
+
+    A dict's bytes are each key's then its value's, then ``0``; with ``error`` the last key,
+    the refused observation's bytes end with those of its error and ``0``, and the prefix's
+    are the same with ``None`` (``N``) in their place.
+    """
+    if len(expected) != len(spec.replayed) + 1 or next(reversed(expected)) != "error":
+        return None
+    if not all(map(expected.__contains__, spec.replayed)):
+        return None
+    error = _marshalled(expected["error"])
+    if error is None:
+        return None
+    return known[: -len(error) - 1] + b"N0"
 
 
 Found = tuple[Case, CaseResult] | None
@@ -521,33 +560,58 @@ def kind_of(case: Case, result: CaseResult) -> str:
     return f"{case.level.value} {result.rule}: {where or result.status.value}"
 
 
-class _Armed:
-    """A :class:`TimedEngine`'s engine under its time limit, the alarm's handler installed once.
+_TICKS: Final = 4
+"""Watchdog ticks per time limit: a call is cut off between 1 and 1 + 1/_TICKS limits."""
 
-    ``TimedEngine`` installs and removes a SIGALRM handler around every call; a campaign makes
-    thousands of calls, so it installs the handler for the whole campaign (:func:`_armed`) and
-    only sets and clears the timer around each call: the same limit, the same error.
+
+class _Armed:
+    """A :class:`TimedEngine`'s engine under its time limit, watched by one repeating timer.
+
+    ``TimedEngine`` installs a SIGALRM handler and sets a timer around every call (four system
+    calls); a campaign makes thousands of calls, so it installs the handler and starts one
+    repeating timer for the whole campaign (:func:`_armed`), ticking :data:`_TICKS` times a
+    limit, and a call only counts itself and says it is busy. A tick that finds the same call
+    busy for :data:`_TICKS` ticks in a row cuts it off with the error ``TimedEngine`` raises:
+    no call is cut off before its limit, and a hang is cut off within a quarter limit past it.
     """
 
     def __init__(self, timed: TimedEngine) -> None:
         self.engine = timed.engine
         self.timeout = timed.timeout
+        self.calls = 0
+        """Calls begun."""
+        self.busy = False
+        """True while a call runs."""
+        self.watched = -1
+        self.ticks = 0
+
+    def tick(self) -> None:
+        """One tick of the timer: raise in the call that has used up its time limit."""
+        if not self.busy or self.watched != self.calls:
+            self.watched, self.ticks = self.calls, 0
+            return
+        self.ticks += 1
+        if self.ticks >= _TICKS:
+            self.ticks = 0
+            raise EngineError(f"the engine did not answer within {self.timeout:g} s")
 
     def info(self) -> EngineInfo:
         """The wrapped engine's identity, within the time limit."""
-        signal.setitimer(signal.ITIMER_REAL, self.timeout)
+        self.calls += 1
+        self.busy = True
         try:
             return self.engine.info()
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            self.busy = False
 
     def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
         """Run one case, within the time limit."""
-        signal.setitimer(signal.ITIMER_REAL, self.timeout)
+        self.calls += 1
+        self.busy = True
         try:
             return self.engine.run(level, given)
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            self.busy = False
 
 
 @contextmanager
@@ -555,7 +619,7 @@ def _armed(candidate: Engine) -> Iterator[Engine]:
     """The candidate to call for a campaign: a timed in-process engine as an :class:`_Armed`."""
     if (
         type(candidate) is not TimedEngine
-        or candidate.timeout <= 0
+        or not 0 < candidate.timeout < _LONGEST_TIMER
         or threading.current_thread() is not threading.main_thread()
     ):
         yield candidate
@@ -563,14 +627,20 @@ def _armed(candidate: Engine) -> Iterator[Engine]:
     armed = _Armed(candidate)
 
     def expire(signum: int, frame: FrameType | None) -> None:
-        raise EngineError(f"the engine did not answer within {armed.timeout:g} s")
+        armed.tick()
 
     previous = signal.signal(signal.SIGALRM, expire)
+    period = armed.timeout / _TICKS
+    signal.setitimer(signal.ITIMER_REAL, period, period)
     try:
         yield armed
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+_LONGEST_TIMER: Final = 1e8
+"""Seconds: a longer limit is left to :class:`TimedEngine`'s own timer around each call."""
 
 
 def run_campaign(
@@ -591,8 +661,33 @@ def run_campaign(
     the candidate declares). Every divergence is counted; the first ``keep`` of each kind
     (:func:`kind_of`; None: all) are written as fixtures.
     """
-    with _armed(candidate) as armed:
+    with _armed(candidate) as armed, _collector_paused():
         return _campaign(baseline, armed, seed, indexes, players, levels, out, progress, keep)
+
+
+COLLECT_EVERY: Final = 200
+"""Cases between two collections of the young generations while a campaign runs."""
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off for a campaign, collecting every :data:`COLLECT_EVERY`.
+
+    A case makes thousands of containers (a round's log, two observations) and frees them all
+    by reference counting: the campaign's own code builds no reference cycles (a test runs a
+    campaign of every level and finds nothing for the collector), so the automatic collections,
+    one every 700 new containers, walk live objects for nothing. What an engine under test or
+    a divergence's report may leave in cycles is still collected, by the young collection
+    :func:`_campaign` runs every :data:`COLLECT_EVERY` cases, so memory stays bounded. The
+    collector is switched back on after (if it was on), whatever happens.
+    """
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def _campaign(
@@ -622,7 +717,8 @@ def _campaign(
         for index, level, found in verdicts:
             tally.cases += 1
             tally.rounds += level is Level.ROUND
-            tally.by_level[level.value] = tally.by_level.get(level.value, 0) + 1
+            name = level._value_  # the member's value itself (``.value`` is a property)
+            tally.by_level[name] = tally.by_level.get(name, 0) + 1
             if found is not None:
                 case, result = _shrink(baseline, candidate, declared, found)
                 kind = kind_of(case, result)
@@ -630,9 +726,11 @@ def _campaign(
                 kept = out is not None and (keep is None or seen <= keep)
                 written = write_fixture(out, case, result) if kept and out is not None else ""
                 tally.divergences.append(Divergence(index, case, result, written, kind))
-            if progress is not None and tally.cases % 200 == 0:
-                tally.seconds = time.perf_counter() - start
-                progress(tally)
+            if tally.cases % COLLECT_EVERY == 0:
+                gc.collect(1)
+                if progress is not None:
+                    tally.seconds = time.perf_counter() - start
+                    progress(tally)
     except KeyboardInterrupt:
         tally.interrupted = True
     tally.seconds = time.perf_counter() - start

@@ -38,6 +38,8 @@ LEVEL_WEIGHTS: Final = {
 }
 """How often each level is drawn."""
 _ILLEGAL = 0.3
+_WHOLE: Final = 1 << 30
+"""More actions than any round takes: play it to its end."""
 _X = TypeVar("_X", Placement, Action)
 _POINTS: Final = [Point(tile, slot) for tile in ALL_TILES for slot in tile.slots()]
 _SWAPS: Final = tuple((i, (i + 1).bit_length()) for i in range(len(ALL_TILES) - 1, 0, -1))
@@ -67,6 +69,9 @@ _CUMULATIVE: dict[tuple[Level, ...], tuple[list[int], float]] = {}
 
 def _level(rng: random.Random, choices: tuple[Level, ...]) -> Level:
     """``rng.choices(choices, weights)[0]`` for the levels' weights, drawn as it draws."""
+    if len(choices) == 1:  # the one level, after the same draw
+        rng.random()
+        return choices[0]
     found = _CUMULATIVE.get(choices)
     if found is None:
         cumulative = list(accumulate(LEVEL_WEIGHTS[level] for level in choices))
@@ -124,11 +129,11 @@ def _observed_layout_case(
     layout = Layout()
     placements: list[str] = []
     steps: list[JSON] = []
-    for _ in range(rng.randrange(1, 29)):
+    for _ in range(1 + _below(rng, 28)):  # rng.randrange(1, 29)
         options = _legal_placements(layout)
         if not options:
             break
-        placement = rng.choice(options)
+        placement = options[_below(rng, len(options))]  # rng.choice(options)
         step = layout.place(placement)
         steps.append({"sum": step.sum, "credit": step.credit, "displayed": step.displayed})
         placements.append(placement.text)
@@ -142,19 +147,43 @@ def _observed_layout_case(
     return Level.LAYOUT, {"placements": placements}, observation
 
 
+def _below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)``, drawn as it draws (``getrandbits`` of n's bits until below n)."""
+    bits, k = rng.getrandbits, n.bit_length()
+    drawn = bits(k)
+    while drawn >= n:
+        drawn = bits(k)
+    return drawn
+
+
+_NEAR: Final = (0, 0, 100, 250, 290, 300, 305)
+
+
 def _scores(rng: random.Random, players: int) -> list[int]:
-    near = rng.choice((0, 0, 100, 250, 290, 300, 305))
-    return [near + 5 * rng.randrange(-4, 5) if near else 0 for _ in range(side_count(players))]
+    """``rng.choice(_NEAR)``, then ``near + 5 * rng.randrange(-4, 5)`` a side (none at 0)."""
+    near = _NEAR[_below(rng, 7)]
+    sides = side_count(players)
+    if not near:
+        return [0] * sides
+    return [near + 5 * (_below(rng, 9) - 4) for _ in range(sides)]
+
+
+_VERBS: Final = (Verb.PLAY, Verb.PLAY, Verb.DRAW, Verb.PASS)
 
 
 def _illegal_action(round_: Round, rng: random.Random) -> Action | None:
+    """An action the rules refuse now, or None after a few tries.
+
+    Each ``rng.choice`` and ``rng.randrange`` is drawn by :func:`_below`, as they draw.
+    """
+    players = round_.players
     for _ in range(50):
-        seat = rng.randrange(round_.players)
-        verb = rng.choice((Verb.PLAY, Verb.PLAY, Verb.DRAW, Verb.PASS))
+        seat = _below(rng, players)
+        verb = _VERBS[_below(rng, 4)]
         placement = None
         if verb is Verb.PLAY:
-            target = None if rng.random() < 0.1 else rng.choice(_POINTS)
-            placement = Placement(rng.choice(ALL_TILES), target)
+            target = None if rng.random() < 0.1 else _POINTS[_below(rng, len(_POINTS))]
+            placement = Placement(ALL_TILES[_below(rng, len(ALL_TILES))], target)
         action = Action(seat, verb, placement)
         if not round_.is_legal(action):
             return action
@@ -197,11 +226,20 @@ def _played(round_: Round, rng: random.Random, length: int) -> list[Action]:
     actions: list[Action] = []
     add = actions.append
     moves = legal()
-    while moves and len(actions) < length:
+    if length >= _WHOLE:  # to the end: no count to keep
+        while moves:
+            action = moves[int(draw() * len(moves))]
+            apply(action)
+            add(action)
+            moves = legal()
+        return actions
+    left = length
+    while moves and left > 0:
         action = moves[int(draw() * len(moves))]
         apply(action)
         add(action)
         moves = legal()
+        left -= 1
     return actions
 
 
@@ -209,12 +247,17 @@ _TILE_TEXTS: Final = {id(tile): tile.text for tile in ALL_TILES}
 """The texts of the set's tiles, by identity (a shuffled deck holds the shared instances)."""
 
 
-def _start(deck: list[Tile], players: int) -> dict[str, JSON]:
+def _dealt(deck: list[Tile], players: int) -> tuple[list[list[str]], list[str]]:
+    """The texts of the hands and of the boneyard that ``deck`` deals."""
     try:
         texts = list(map(_TILE_TEXTS.__getitem__, map(id, deck)))
     except KeyError:
         texts = [tile.text for tile in deck]
-    hands, boneyard = deal(texts, players)
+    return deal(texts, players)
+
+
+def _start(deck: list[Tile], players: int) -> dict[str, JSON]:
+    hands, boneyard = _dealt(deck, players)
     return {"hands": hands, "boneyard": boneyard}
 
 
@@ -228,10 +271,10 @@ def _observed_round_case(
 ) -> tuple[Level, dict[str, JSON], dict[str, JSON]]:
     """A round case and the standard reference's observation of it (it was just played)."""
     deck = _shuffled_deck(rng)
-    opener = rng.randrange(players)
+    opener = _below(rng, players)
     scores = _scores(rng, players)
     round_ = Round(players, deck, opener, scores)
-    length = 10**6 if rng.random() < 0.6 else rng.randrange(0, 40)
+    length = _WHOLE if rng.random() < 0.6 else _below(rng, 40)
     actions = _texts_of(_played(round_, rng, length))
     error: JSON = None
     if rng.random() < _ILLEGAL:
@@ -239,15 +282,14 @@ def _observed_round_case(
         if wrong is not None:
             error = _refusal(round_.apply, wrong, len(actions))
             actions.append(wrong.text)
-    given = {"players": players, **_start(deck, players), "opener": opener, "scores": scores}
-    given["actions"] = actions
+    hands, boneyard = _dealt(deck, players)
+    given = {"players": players, "hands": hands, "boneyard": boneyard, "opener": opener}
+    given["scores"], given["actions"] = scores, actions
     observation = round_observation(round_)
     observation["error"] = error
     return Level.ROUND, given, observation
 
 
-_WHOLE: Final = 1 << 30
-"""More actions than any round takes: play it to its end."""
 _MOVES_DEPTH = 3
 """The deepest random move count: a few thousand sequences at most, played in milliseconds."""
 
@@ -269,8 +311,12 @@ def _moves_case(rng: random.Random, players: int) -> tuple[Level, dict[str, JSON
 
 def _match_round(
     match: Match, rng: random.Random, players: int
-) -> tuple[dict[str, JSON], Round | IllegalMoveError]:
-    """The next round of a match, played to its end; or why it cannot start."""
+) -> tuple[dict[str, JSON], Round | tuple[str | None, str]]:
+    """The next round of a match, played to its end; or why it cannot start (rule, message).
+
+    The refusal is read inside its ``except`` block: an exception kept past it holds the frames
+    of its traceback, and through them itself, a cycle only the cyclic collector frees.
+    """
     deck = _shuffled_deck(rng)
     needs_opener = match.next_opener is None
     opener = rng.randrange(players) if needs_opener or rng.random() < 0.05 else None
@@ -281,7 +327,7 @@ def _match_round(
         round_ = match.start_round(deck, opener)
     except IllegalMoveError as exc:
         item["actions"] = []
-        return item, exc
+        return item, (exc.rule, exc.message)
     item["actions"] = _texts_of(_played(round_, rng, _WHOLE))
     return item, round_
 
@@ -302,9 +348,9 @@ def _observed_match_case(
     for _ in range(rng.randrange(1, 5)):
         item, played = _match_round(match, rng, players)
         rounds.append(item)
-        if isinstance(played, IllegalMoveError):
-            error = {"round": len(rounds) - 1, "at": None, "rule": played.rule}
-            error["message"] = played.message
+        if isinstance(played, tuple):
+            error = {"round": len(rounds) - 1, "at": None, "rule": played[0]}
+            error["message"] = played[1]
             break
         if match.over and rng.random() < 0.7:
             break
@@ -347,6 +393,24 @@ _MAKERS: Final[dict[Level, Callable[[random.Random, int], tuple[Level, dict[str,
 }
 
 
+_LAST_CHOICES: list[tuple[tuple[Level, ...] | None, tuple[Level, ...]]] = [
+    (None, tuple(LEVEL_WEIGHTS))
+]
+"""The levels last asked for and the choice made of them: a campaign asks the same each case."""
+
+
+def _choices(levels: tuple[Level, ...] | None) -> tuple[Level, ...]:
+    """The levels a case is drawn among: those asked for that have random cases, else all."""
+    asked, chosen = _LAST_CHOICES[0]
+    if levels is asked:
+        return chosen
+    chosen = tuple(level for level in (levels or LEVEL_WEIGHTS) if level in LEVEL_WEIGHTS)
+    chosen = chosen or tuple(LEVEL_WEIGHTS)
+    if type(levels) is tuple:  # kept alive here: no other tuple can be it
+        _LAST_CHOICES[0] = (levels, chosen)
+    return chosen
+
+
 def random_case(
     seed: int, index: int, players: int | None = None, levels: tuple[Level, ...] | None = None
 ) -> tuple[Level, dict[str, JSON]]:
@@ -365,10 +429,8 @@ def observed_case(
     (a test holds the two byte for byte equal). Other levels: None.
     """
     rng = random.Random(f"fiveup-fuzz:{seed}:{index}")
-    choices = tuple(level for level in (levels or LEVEL_WEIGHTS) if level in LEVEL_WEIGHTS)
-    choices = choices or tuple(LEVEL_WEIGHTS)
-    level = _level(rng, choices)
-    count = players if players is not None else rng.choice(PLAYER_COUNTS)
+    level = _level(rng, _choices(levels))
+    count = players if players is not None else PLAYER_COUNTS[_below(rng, len(PLAYER_COUNTS))]
     if level is Level.ROUND:
         return _observed_round_case(rng, count)
     if level is Level.MATCH:
