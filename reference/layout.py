@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Set
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
-from typing import NoReturn
+from typing import NoReturn, TypeVar, cast
 
 from fiveup.contract.notation import (
     ALL_TILES,
@@ -141,11 +141,19 @@ def _fill_codes() -> None:
 
 
 _fill_codes()
+_T = TypeVar("_T")
 
 
-_Step = tuple[int, tuple[tuple[int, int], ...]]
-"""What occupying one slot of a target does: the change of the sum, and the points gained."""
-_Join = tuple[int, int, int, int, int, int, int, tuple[tuple[int, int], ...], list[_Step]]
+def _tile_of(tc: int) -> Tile:
+    tile = TILE_OF[tc]
+    assert tile is not None
+    return tile
+
+
+_Step = tuple[int, int, tuple[tuple[int, int], ...], int]
+"""What a placement does to a target with one occupied mask: the change of the sum, the
+target's new mask, the points that open as ``(value, code)`` pairs, and their values' bits."""
+Join = tuple[int, int, int, int, int, list[_Step]]
 """One placement key's record in :attr:`LayoutTables.joins`."""
 
 
@@ -157,10 +165,11 @@ class LayoutTables:
     ``gained`` (by ``row * 6 + slot``) the points a tile gains when that slot is occupied,
     ``counted`` the counted ends and ``counted_sum`` their sum. ``joins`` holds, by placement
     key, what :meth:`Layout.place_key` needs to place it in one step (None for a key that no
-    table can accept): the tile code, the point code, the target's tile code, the bit of the
-    slot joined, the value joined, the new tile's occupied mask, its counted sum, the points it
-    opens as ``(value, code)`` pairs, and per mask of the target the change of the sum and the
-    points the target gains.
+    table can accept): the point code (-1 for the opening), the target's tile code, the value
+    joined and its bit (``1 << value``), the new tile's occupied mask, and per occupied mask of
+    the target (the opening: one entry) the change of the sum, the target's new mask, the
+    points that open (those the target gains, then the new tile's) as ``(value, code)`` pairs
+    and the bits of their values.
     """
 
     open: list[tuple[int, ...]]
@@ -168,7 +177,7 @@ class LayoutTables:
     gained: list[tuple[tuple[int, int], ...]]
     counted: list[tuple[int, ...]]
     counted_sum: list[int]
-    joins: list[_Join | None]
+    joins: list[Join | None]
 
 
 @cache
@@ -210,34 +219,36 @@ def _tables(
     return tables
 
 
+def _value_bits(points: tuple[tuple[int, int], ...]) -> int:
+    return sum({1 << value for value, _ in points})
+
+
 def _fill_joins(tables: LayoutTables) -> None:
     """Fill ``tables.joins`` from the other tables (see :class:`LayoutTables`)."""
-    steps: dict[int, list[_Step]] = {}
+    shared: dict[object, object] = {}  # equal steps and point tuples kept once: fewer objects
+
+    def once(value: _T) -> _T:
+        return cast("_T", shared.setdefault(value, value))
+
     for key, (tc, pc, target_tc, slot, value, mask) in _JOINS.items():
         own = tc * _N_MASKS + mask
+        counted, opened = tables.counted_sum[own], tables.open_valued[own]
+        if pc == _NO_TARGET:
+            tables.joins[key] = (pc, -1, -1, 0, mask, [(counted, 0, opened, _value_bits(opened))])
+            continue
         by_mask: list[_Step] = []
-        if pc != _NO_TARGET:
-            by_mask = steps.get(pc) or []
-            if not by_mask:
-                for target_mask in range(_N_MASKS):
-                    row = target_tc * _N_MASKS + target_mask
-                    if target_mask >> slot & 1:
-                        by_mask.append((0, ()))  # occupied: never looked up
-                    else:
-                        change = tables.counted_sum[row | 1 << slot] - tables.counted_sum[row]
-                        by_mask.append((change, tables.gained[row * _N_SLOTS + slot]))
-                steps[pc] = by_mask
-        tables.joins[key] = (
-            tc,
-            pc,
-            target_tc,
-            0 if pc == _NO_TARGET else 1 << slot,
-            value,
-            mask,
-            tables.counted_sum[own],
-            tables.open_valued[own],
-            by_mask,
-        )
+        masks = _masks_of(_tile_of(target_tc))
+        for target_mask in range(max(masks) + 1):
+            row = target_tc * _N_MASKS + target_mask
+            if target_mask not in masks or target_mask >> slot & 1:
+                by_mask.append((0, target_mask, (), 0))  # occupied or no such mask: never used
+                continue
+            change = tables.counted_sum[row | 1 << slot] - tables.counted_sum[row]
+            points = once(tables.gained[row * _N_SLOTS + slot] + opened)
+            by_mask.append(
+                once((change + counted, target_mask | 1 << slot, points, _value_bits(points)))
+            )
+        tables.joins[key] = (pc, target_tc, value, 1 << value, mask, by_mask)
 
 
 _TABLES_OF: dict[int, tuple[Rules, LayoutTables]] = {}
@@ -336,6 +347,7 @@ class Layout:
         "_flat",  # only a _VariantLayout sets it
         "_joins",
         "_occupied",
+        "_open",
         "_rules",
         "_sum",
         "_tables",
@@ -355,10 +367,12 @@ class Layout:
 
     # Per tile code: -1 while the tile is off the table, else the mask of occupied slots.
     _occupied: list[int]
+    # Bit v set while points_by_value[v] is not empty: a tile's halves are tested in one step.
+    _open: int
     _sum: int
     _rules: Rules
     _tables: LayoutTables
-    _joins: list[_Join | None]
+    _joins: list[Join | None]
     _flat: list[int]
     placed: list[int]
     points_by_value: list[list[int]]
@@ -388,6 +402,7 @@ class Layout:
         other.points_by_value = [points.copy() for points in self.points_by_value]
         other.placed = self.placed.copy()
         other._sum = self._sum
+        other._open = self._open
         other._rules = self._rules
         other._tables = self._tables
         other._joins = self._joins
@@ -454,7 +469,8 @@ class Layout:
         join = self._joins[key]
         if join is None:  # the tile shows no half of the point's value, or is the point's tile
             self._refuse(key)
-        tc, pc, target_tc, bit, value, mask, counted, opened, steps = join
+        pc, target_tc, value, bit, mask, steps = join
+        tc = key // KEY_STRIDE
         occupied = self._occupied
         if occupied[tc] >= 0:
             self._refuse(key)
@@ -462,21 +478,20 @@ class Layout:
         if pc < 0:
             if self.placed:
                 self._refuse(key)
-            total = counted
+            total, _, points, bits = steps[0]
         else:
+            joined = avail[value]
             try:
-                avail[value].remove(pc)
+                joined.remove(pc)
             except ValueError:  # not an available point: absent, occupied or closed
                 self._refuse(key)
-            target_mask = occupied[target_tc]
-            occupied[target_tc] = target_mask | bit
-            change, gained = steps[target_mask]
-            for gained_value, gained_code in gained:
-                avail[gained_value].append(gained_code)
-            total = self._sum + change + counted
+            change, occupied[target_tc], points, bits = steps[occupied[target_tc]]
+            total = self._sum + change
+            bits |= self._open if joined else self._open ^ bit
         occupied[tc] = mask
-        for opened_value, opened_code in opened:
-            avail[opened_value].append(opened_code)
+        for point_value, point_code in points:
+            avail[point_value].append(point_code)
+        self._open = bits
         self._sum = total
         self.placed.append(key)
         return total
@@ -616,7 +631,10 @@ class _VariantLayout(Layout):
         still_open = tables.open[tc * _N_MASKS + new]
         for code in tables.open[tc * _N_MASKS + old]:
             if code not in still_open:
-                self.points_by_value[POINT_VALUE[code]].remove(code)
+                points = self.points_by_value[POINT_VALUE[code]]
+                points.remove(code)
+                if not points:
+                    self._open &= ~(1 << POINT_VALUE[code])
         self._occupied[tc] = new
         total += tables.counted_sum[tc * _N_MASKS + new] - tables.counted_sum[tc * _N_MASKS + old]
         self._sum = total
@@ -634,6 +652,7 @@ def _start(layout: Layout, rules: Rules) -> None:
     layout.points_by_value = [[], [], [], [], [], [], []]
     layout.placed = []
     layout._sum = 0
+    layout._open = 0
     layout._rules = rules
     if rules is STANDARD and _STANDARD_TABLES:
         tables = _STANDARD_TABLES[0]
@@ -661,6 +680,7 @@ def new_layout(rules: Rules = STANDARD) -> Layout:
         layout.points_by_value = [[], [], [], [], [], [], []]
         layout.placed = []
         layout._sum = 0
+        layout._open = 0
         layout._rules = rules
         tables = _STANDARD_TABLES[0]
         layout._tables = tables
