@@ -153,7 +153,7 @@ def _tile_of(tc: int) -> Tile:
 _Step = tuple[int, int, tuple[tuple[int, int], ...], int]
 """What a placement does to a target with one occupied mask: the change of the sum, the
 target's new mask, the points that open as ``(value, code)`` pairs, and their values' bits."""
-Join = tuple[int, int, int, int, int, list[_Step]]
+Join = tuple[int, int, int, int, int, int, list[_Step]]
 """One placement key's record in :attr:`LayoutTables.joins`."""
 
 
@@ -165,7 +165,8 @@ class LayoutTables:
     ``gained`` (by ``row * 6 + slot``) the points a tile gains when that slot is occupied,
     ``counted`` the counted ends and ``counted_sum`` their sum. ``joins`` holds, by placement
     key, what :meth:`Layout.place_key` needs to place it in one step (None for a key that no
-    table can accept): the point code (-1 for the opening), the target's tile code, the value
+    table can accept): the tile code, the point code (-1 for the opening), the target's tile
+    code, the value
     joined and its bit (``1 << value``), the new tile's occupied mask, and per occupied mask of
     the target (the opening: one entry) the change of the sum, the target's new mask, the
     points that open (those the target gains, then the new tile's) as ``(value, code)`` pairs
@@ -234,7 +235,15 @@ def _fill_joins(tables: LayoutTables) -> None:
         own = tc * _N_MASKS + mask
         counted, opened = tables.counted_sum[own], tables.open_valued[own]
         if pc == _NO_TARGET:
-            tables.joins[key] = (pc, -1, -1, 0, mask, [(counted, 0, opened, _value_bits(opened))])
+            tables.joins[key] = (
+                tc,
+                pc,
+                -1,
+                -1,
+                0,
+                mask,
+                [(counted, 0, opened, _value_bits(opened))],
+            )
             continue
         by_mask: list[_Step] = []
         masks = _masks_of(_tile_of(target_tc))
@@ -248,7 +257,7 @@ def _fill_joins(tables: LayoutTables) -> None:
             by_mask.append(
                 once((change + counted, target_mask | 1 << slot, points, _value_bits(points)))
             )
-        tables.joins[key] = (pc, target_tc, value, 1 << value, mask, by_mask)
+        tables.joins[key] = (tc, pc, target_tc, value, 1 << value, mask, by_mask)
 
 
 _TABLES_OF: dict[int, tuple[Rules, LayoutTables]] = {}
@@ -469,8 +478,7 @@ class Layout:
         join = self._joins[key]
         if join is None:  # the tile shows no half of the point's value, or is the point's tile
             self._refuse(key)
-        pc, target_tc, value, bit, mask, steps = join
-        tc = key // KEY_STRIDE
+        tc, pc, target_tc, value, bit, mask, steps = join
         occupied = self._occupied
         if occupied[tc] >= 0:
             self._refuse(key)

@@ -569,6 +569,7 @@ class Round:
         "_derived",
         "_events",
         "_hands",
+        "_inline",
         "_joins",
         "_layout",
         "_log",
@@ -640,8 +641,9 @@ class Round:
         self._credit = derived.credit
         self._pending = _NO_TILE
         layout = self._layout = new_layout(rules)
-        # The spec's table is placed by apply inline; every shared action's key has a record.
-        self._joins = cast("list[Join] | None", layout._joins if type(layout) is Layout else None)
+        # Every shared action's key has a record; the spec's table is placed by apply inline.
+        self._joins = cast("list[Join]", layout._joins)
+        self._inline = type(layout) is Layout
         self._log: list[tuple[int, ...]] = []
         self._events: list[Event] | None = None
         self._result: RoundResult | None = None
@@ -893,17 +895,15 @@ class Round:
             self._apply_other(action)
             return
         if code >= 0:  # a play: the checks of TRN-3 to LAY-3 inline, then the table's
-            tc = code // KEY_STRIDE
+            tc, pc, target_tc, value, bit, mask, steps = self._joins[code]
             hand = self._hands[seat]
             pending = self._pending
             if (pending != _NO_TILE and tc != pending) or tc not in hand:
                 self._refused(action)
             layout = self._layout
-            joins = self._joins
-            if joins is None:
+            if not self._inline:
                 total = layout.place_key(code)
             else:  # Layout.place_key inline (its LAY-3 test is the hand's): a call a play spared
-                pc, target_tc, value, bit, mask, steps = joins[code]
                 avail = layout.points_by_value
                 occupied = layout._occupied
                 if pc >= 0:
