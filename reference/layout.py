@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Set
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
-from typing import NoReturn, TypeVar, cast
+from typing import NoReturn
 
 from fiveup.contract.notation import (
     ALL_TILES,
@@ -141,13 +141,6 @@ def _fill_codes() -> None:
 
 
 _fill_codes()
-_T = TypeVar("_T")
-
-
-def _tile_of(tc: int) -> Tile:
-    tile = TILE_OF[tc]
-    assert tile is not None
-    return tile
 
 
 _Step = tuple[int, int, tuple[tuple[int, int], ...], int]
@@ -166,11 +159,10 @@ class LayoutTables:
     ``counted`` the counted ends and ``counted_sum`` their sum. ``joins`` holds, by placement
     key, what :meth:`Layout.place_key` needs to place it in one step (None for a key that no
     table can accept): the tile code, the point code (-1 for the opening), the target's tile
-    code, the value
-    joined and its bit (``1 << value``), the new tile's occupied mask, and per occupied mask of
-    the target (the opening: one entry) the change of the sum, the target's new mask, the
-    points that open (those the target gains, then the new tile's) as ``(value, code)`` pairs
-    and the bits of their values.
+    code, the value joined and its bit (``1 << value``), the new tile's occupied mask, and per
+    occupied mask of the target (the opening: one entry) the change of the sum, the target's
+    new mask, the points that open (those the target gains, then the new tile's) as
+    ``(value, code)`` pairs and the bits of their values.
     """
 
     open: list[tuple[int, ...]]
@@ -226,36 +218,31 @@ def _value_bits(points: tuple[tuple[int, int], ...]) -> int:
 
 def _fill_joins(tables: LayoutTables) -> None:
     """Fill ``tables.joins`` from the other tables (see :class:`LayoutTables`)."""
-    shared: dict[object, object] = {}  # equal steps and point tuples kept once: fewer objects
-
-    def once(value: _T) -> _T:
-        return cast("_T", shared.setdefault(value, value))
-
+    points_once: dict[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]] = {}
+    unused: _Step = (0, 0, (), 0)  # a mask the target cannot have, or its slot occupied
+    masks_of = {tile_code(tile): _masks_of(tile) for tile in ALL_TILES}
     for key, (tc, pc, target_tc, slot, value, mask) in _JOINS.items():
         own = tc * _N_MASKS + mask
         counted, opened = tables.counted_sum[own], tables.open_valued[own]
         if pc == _NO_TARGET:
-            tables.joins[key] = (
-                tc,
-                pc,
-                -1,
-                -1,
-                0,
-                mask,
-                [(counted, 0, opened, _value_bits(opened))],
-            )
+            first = (counted, 0, opened, _value_bits(opened))
+            tables.joins[key] = (tc, pc, -1, -1, 0, mask, [first])
             continue
-        by_mask: list[_Step] = []
-        masks = _masks_of(_tile_of(target_tc))
-        for target_mask in range(max(masks) + 1):
-            row = target_tc * _N_MASKS + target_mask
-            if target_mask not in masks or target_mask >> slot & 1:
-                by_mask.append((0, target_mask, (), 0))  # occupied or no such mask: never used
+        masks = masks_of[target_tc]
+        by_mask = [unused] * (max(masks) + 1)
+        bit = 1 << slot
+        for target_mask in masks:
+            if target_mask & bit:
                 continue
-            change = tables.counted_sum[row | 1 << slot] - tables.counted_sum[row]
-            points = once(tables.gained[row * _N_SLOTS + slot] + opened)
-            by_mask.append(
-                once((change + counted, target_mask | 1 << slot, points, _value_bits(points)))
+            row = target_tc * _N_MASKS + target_mask
+            change = tables.counted_sum[row | bit] - tables.counted_sum[row]
+            points = tables.gained[row * _N_SLOTS + slot] + opened
+            points = points_once.setdefault(points, points)  # equal tuples kept once
+            by_mask[target_mask] = (
+                change + counted,
+                target_mask | bit,
+                points,
+                _value_bits(points),
             )
         tables.joins[key] = (tc, pc, target_tc, value, 1 << value, mask, by_mask)
 
