@@ -143,9 +143,10 @@ def _fill_codes() -> None:
 _fill_codes()
 
 
-_Step = tuple[int, tuple[tuple[int, int], ...]]
-"""What occupying one slot of a target does: the change of the sum, and the points gained."""
-_Join = tuple[int, int, int, int, int, int, int, tuple[tuple[int, int], ...], list[_Step]]
+_Step = tuple[int, int, tuple[tuple[int, int], ...], int]
+"""What a placement does to a target with one occupied mask: the change of the sum, the
+target's new mask, the points that open as ``(value, code)`` pairs, and their values' bits."""
+Join = tuple[int, int, int, int, int, int, list[_Step]]
 """One placement key's record in :attr:`LayoutTables.joins`."""
 
 
@@ -157,10 +158,11 @@ class LayoutTables:
     ``gained`` (by ``row * 6 + slot``) the points a tile gains when that slot is occupied,
     ``counted`` the counted ends and ``counted_sum`` their sum. ``joins`` holds, by placement
     key, what :meth:`Layout.place_key` needs to place it in one step (None for a key that no
-    table can accept): the tile code, the point code, the target's tile code, the bit of the
-    slot joined, the value joined, the new tile's occupied mask, its counted sum, the points it
-    opens as ``(value, code)`` pairs, and per mask of the target the change of the sum and the
-    points the target gains.
+    table can accept): the tile code, the point code (-1 for the opening), the target's tile
+    code, the value joined and its bit (``1 << value``), the new tile's occupied mask, and per
+    occupied mask of the target (the opening: one entry) the change of the sum, the target's
+    new mask, the points that open (those the target gains, then the new tile's) as
+    ``(value, code)`` pairs and the bits of their values.
     """
 
     open: list[tuple[int, ...]]
@@ -168,7 +170,7 @@ class LayoutTables:
     gained: list[tuple[tuple[int, int], ...]]
     counted: list[tuple[int, ...]]
     counted_sum: list[int]
-    joins: list[_Join | None]
+    joins: list[Join | None]
 
 
 @cache
@@ -210,34 +212,39 @@ def _tables(
     return tables
 
 
+def _value_bits(points: tuple[tuple[int, int], ...]) -> int:
+    return sum({1 << value for value, _ in points})
+
+
 def _fill_joins(tables: LayoutTables) -> None:
     """Fill ``tables.joins`` from the other tables (see :class:`LayoutTables`)."""
-    steps: dict[int, list[_Step]] = {}
+    points_once: dict[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]] = {}
+    unused: _Step = (0, 0, (), 0)  # a mask the target cannot have, or its slot occupied
+    masks_of = {tile_code(tile): _masks_of(tile) for tile in ALL_TILES}
     for key, (tc, pc, target_tc, slot, value, mask) in _JOINS.items():
         own = tc * _N_MASKS + mask
-        by_mask: list[_Step] = []
-        if pc != _NO_TARGET:
-            by_mask = steps.get(pc) or []
-            if not by_mask:
-                for target_mask in range(_N_MASKS):
-                    row = target_tc * _N_MASKS + target_mask
-                    if target_mask >> slot & 1:
-                        by_mask.append((0, ()))  # occupied: never looked up
-                    else:
-                        change = tables.counted_sum[row | 1 << slot] - tables.counted_sum[row]
-                        by_mask.append((change, tables.gained[row * _N_SLOTS + slot]))
-                steps[pc] = by_mask
-        tables.joins[key] = (
-            tc,
-            pc,
-            target_tc,
-            0 if pc == _NO_TARGET else 1 << slot,
-            value,
-            mask,
-            tables.counted_sum[own],
-            tables.open_valued[own],
-            by_mask,
-        )
+        counted, opened = tables.counted_sum[own], tables.open_valued[own]
+        if pc == _NO_TARGET:
+            first = (counted, 0, opened, _value_bits(opened))
+            tables.joins[key] = (tc, pc, -1, -1, 0, mask, [first])
+            continue
+        masks = masks_of[target_tc]
+        by_mask = [unused] * (max(masks) + 1)
+        bit = 1 << slot
+        for target_mask in masks:
+            if target_mask & bit:
+                continue
+            row = target_tc * _N_MASKS + target_mask
+            change = tables.counted_sum[row | bit] - tables.counted_sum[row]
+            points = tables.gained[row * _N_SLOTS + slot] + opened
+            points = points_once.setdefault(points, points)  # equal tuples kept once
+            by_mask[target_mask] = (
+                change + counted,
+                target_mask | bit,
+                points,
+                _value_bits(points),
+            )
+        tables.joins[key] = (tc, pc, target_tc, value, 1 << value, mask, by_mask)
 
 
 _TABLES_OF: dict[int, tuple[Rules, LayoutTables]] = {}
@@ -336,6 +343,7 @@ class Layout:
         "_flat",  # only a _VariantLayout sets it
         "_joins",
         "_occupied",
+        "_open",
         "_rules",
         "_sum",
         "_tables",
@@ -355,10 +363,12 @@ class Layout:
 
     # Per tile code: -1 while the tile is off the table, else the mask of occupied slots.
     _occupied: list[int]
+    # Bit v set while points_by_value[v] is not empty: a tile's halves are tested in one step.
+    _open: int
     _sum: int
     _rules: Rules
     _tables: LayoutTables
-    _joins: list[_Join | None]
+    _joins: list[Join | None]
     _flat: list[int]
     placed: list[int]
     points_by_value: list[list[int]]
@@ -388,6 +398,7 @@ class Layout:
         other.points_by_value = [points.copy() for points in self.points_by_value]
         other.placed = self.placed.copy()
         other._sum = self._sum
+        other._open = self._open
         other._rules = self._rules
         other._tables = self._tables
         other._joins = self._joins
@@ -454,7 +465,7 @@ class Layout:
         join = self._joins[key]
         if join is None:  # the tile shows no half of the point's value, or is the point's tile
             self._refuse(key)
-        tc, pc, target_tc, bit, value, mask, counted, opened, steps = join
+        tc, pc, target_tc, value, bit, mask, steps = join
         occupied = self._occupied
         if occupied[tc] >= 0:
             self._refuse(key)
@@ -462,21 +473,20 @@ class Layout:
         if pc < 0:
             if self.placed:
                 self._refuse(key)
-            total = counted
+            total, _, points, bits = steps[0]
         else:
+            joined = avail[value]
             try:
-                avail[value].remove(pc)
+                joined.remove(pc)
             except ValueError:  # not an available point: absent, occupied or closed
                 self._refuse(key)
-            target_mask = occupied[target_tc]
-            occupied[target_tc] = target_mask | bit
-            change, gained = steps[target_mask]
-            for gained_value, gained_code in gained:
-                avail[gained_value].append(gained_code)
-            total = self._sum + change + counted
+            change, occupied[target_tc], points, bits = steps[occupied[target_tc]]
+            total = self._sum + change
+            bits |= self._open if joined else self._open ^ bit
         occupied[tc] = mask
-        for opened_value, opened_code in opened:
-            avail[opened_value].append(opened_code)
+        for point_value, point_code in points:
+            avail[point_value].append(point_code)
+        self._open = bits
         self._sum = total
         self.placed.append(key)
         return total
@@ -616,7 +626,10 @@ class _VariantLayout(Layout):
         still_open = tables.open[tc * _N_MASKS + new]
         for code in tables.open[tc * _N_MASKS + old]:
             if code not in still_open:
-                self.points_by_value[POINT_VALUE[code]].remove(code)
+                points = self.points_by_value[POINT_VALUE[code]]
+                points.remove(code)
+                if not points:
+                    self._open &= ~(1 << POINT_VALUE[code])
         self._occupied[tc] = new
         total += tables.counted_sum[tc * _N_MASKS + new] - tables.counted_sum[tc * _N_MASKS + old]
         self._sum = total
@@ -634,6 +647,7 @@ def _start(layout: Layout, rules: Rules) -> None:
     layout.points_by_value = [[], [], [], [], [], [], []]
     layout.placed = []
     layout._sum = 0
+    layout._open = 0
     layout._rules = rules
     if rules is STANDARD and _STANDARD_TABLES:
         tables = _STANDARD_TABLES[0]
@@ -661,6 +675,7 @@ def new_layout(rules: Rules = STANDARD) -> Layout:
         layout.points_by_value = [[], [], [], [], [], [], []]
         layout.placed = []
         layout._sum = 0
+        layout._open = 0
         layout._rules = rules
         tables = _STANDARD_TABLES[0]
         layout._tables = tables

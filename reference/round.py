@@ -28,6 +28,7 @@ import enum
 import random
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain, repeat
 from typing import NoReturn, cast
 
 from fiveup.contract.notation import ALL_TILES, Action, Placement, Tile, Verb
@@ -40,6 +41,7 @@ from .layout import (
     LOW_OF,
     N_TILE_CODES,
     TILE_OF,
+    Join,
     Layout,
     interned_placements,
     new_layout,
@@ -361,6 +363,8 @@ def _play_rows(plays: dict[int, Action]) -> list[list[Action | None]]:
 # The plays of a seat as the legal moves list them: ``_PLAY_ROWS[seat][tile code][point code]``,
 # the opening at point code -1 (the last entry). Only plays that can ever be legal are there.
 _PLAY_ROWS = cast("list[list[list[Action]]]", [_play_rows(plays) for plays in _PLAY_ACTIONS])
+# The opening play of every tile code, by seat (None for codes that name no tile).
+_OPENINGS = [[row[-1] for row in rows] for rows in _PLAY_ROWS]
 _SHARED_ACTIONS: tuple[Action, ...] = (
     *(action for plays in _PLAY_ACTIONS for action in plays.values()),
     *_DRAW_ACTIONS,
@@ -391,6 +395,18 @@ def _action_code(action: Action) -> int:
 _SORTED_CODES = sorted(tile_code(tile) for tile in ALL_TILES)
 _PIPS_OF = [LOW_OF[code] + HIGH_OF[code] for code in range(len(LOW_OF))]
 _PIP_OF = _PIPS_OF.__getitem__
+_PIPS_OF_HAND = repeat(_PIP_OF)  # map(map, _PIPS_OF_HAND, hands): each hand's pips, lazily
+# By the values that have an available point (Layout._open, bit v for value v): whether the
+# tile with each code shows one of them. A tile is tested in one lookup.
+_PLAYABLE = [
+    tuple(
+        [
+            bool(mask >> LOW_OF[code] & 1 or mask >> HIGH_OF[code] & 1)
+            for code in range(N_TILE_CODES)
+        ]
+    )
+    for mask in range(1 << 7)
+]
 
 LOGGED_PLAY, LOGGED_DRAW, LOGGED_PASS = 0, 1, 2
 """The kinds of the entries of :attr:`Round.action_log`."""
@@ -553,6 +569,8 @@ class Round:
         "_derived",
         "_events",
         "_hands",
+        "_inline",
+        "_joins",
         "_layout",
         "_log",
         "_moves",
@@ -569,23 +587,7 @@ class Round:
         "_turn",
     )
 
-    def __new__(
-        cls,
-        players: int,
-        deck: Sequence[Tile],
-        opener: int,
-        scores: Sequence[int] | None = None,
-        *,
-        rules: Rules = STANDARD,
-    ) -> Round:
-        """A round of the class that plays ``rules``: the least a variant needs to change."""
-        if cls is Round and rules is not STANDARD:
-            derived = _derive(rules)
-            if not derived.fast:
-                cls = _variant_of(derived)
-        return object.__new__(cls)
-
-    def __init__(  # noqa: C901 - the checks of a deal, then the deal, straight
+    def __init__(
         self,
         players: int,
         deck: Sequence[Tile],
@@ -594,7 +596,11 @@ class Round:
         *,
         rules: Rules = STANDARD,
     ) -> None:
-        """Deal ``deck`` to ``players`` seats; ``opener`` acts first; ``scores`` per side."""
+        """Deal ``deck`` to ``players`` seats; ``opener`` acts first; ``scores`` per side.
+
+        By rules other than the spec's, a ``Round`` becomes the subclass that plays them: the
+        least a variant needs to change.
+        """
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise UsageError(f"a game has 2, 3 or 4 players, not {players}", "PLY-1")
         codes = [7 * tile.low + tile.high for tile in deck]
@@ -607,6 +613,8 @@ class Round:
         else:
             found = _DERIVED.get(id(rules))
             derived = found if found is not None and found.rules is rules else _derive(rules)
+            if not derived.fast and type(self) is Round:  # the subclasses add no slots
+                self.__class__ = _variant_of(derived)
         seating = derived.seating[players]
         if scores is None:
             start = seating.zero_scores
@@ -621,13 +629,7 @@ class Round:
         self._derived = derived
         self._players = players
         self._deck = codes
-        hands = seating.hands
-        if players == 2:
-            self._hands = [codes[hands[0]], codes[hands[1]]]
-        elif players == 3:
-            self._hands = [codes[hands[0]], codes[hands[1]], codes[hands[2]]]
-        else:
-            self._hands = [codes[hands[0]], codes[hands[1]], codes[hands[2]], codes[hands[3]]]
+        self._hands = list(map(codes.__getitem__, seating.hands))
         self._bone = codes[seating.boneyard]
         self._reserve = 0
         if rules.reserve:  # a variant's SET-4: the end of the boneyard is counted, never drawn
@@ -638,7 +640,10 @@ class Round:
         self._credit_side = seating.credit_side
         self._credit = derived.credit
         self._pending = _NO_TILE
-        self._layout = new_layout(rules)
+        layout = self._layout = new_layout(rules)
+        # Every shared action's key has a record; the spec's table is placed by apply inline.
+        self._joins = cast("list[Join]", layout._joins)
+        self._inline = type(layout) is Layout
         self._log: list[tuple[int, ...]] = []
         self._events: list[Event] | None = None
         self._result: RoundResult | None = None
@@ -890,12 +895,36 @@ class Round:
             self._apply_other(action)
             return
         if code >= 0:  # a play: the checks of TRN-3 to LAY-3 inline, then the table's
-            tc = code // KEY_STRIDE
+            tc, pc, target_tc, value, bit, mask, steps = self._joins[code]
             hand = self._hands[seat]
             pending = self._pending
             if (pending != _NO_TILE and tc != pending) or tc not in hand:
                 self._refused(action)
-            total = self._layout.place_key(code)
+            layout = self._layout
+            if not self._inline:
+                total = layout.place_key(code)
+            else:  # Layout.place_key inline (its LAY-3 test is the hand's): a call a play spared
+                avail = layout.points_by_value
+                occupied = layout._occupied
+                if pc >= 0:
+                    joined = avail[value]
+                    try:
+                        joined.remove(pc)
+                    except ValueError:  # not an available point: absent, occupied or closed
+                        self._refused(action)
+                    change, occupied[target_tc], points, bits = steps[occupied[target_tc]]
+                    total = layout._sum + change
+                    bits |= layout._open if joined else layout._open ^ bit
+                elif layout.placed:
+                    self._refused(action)
+                else:
+                    total, _, points, bits = steps[0]
+                occupied[tc] = mask
+                for point_value, point_code in points:
+                    avail[point_value].append(point_code)
+                layout._open = bits
+                layout._sum = total
+                layout.placed.append(code)
             hand.remove(tc)
             if pending != _NO_TILE:
                 self._pending = _NO_TILE
@@ -923,8 +952,7 @@ class Round:
             tc = bone.pop()
             hand.append(tc)
             self._log.append((_DREW, seat, tc))
-            avail = self._layout.points_by_value
-            if avail[LOW_OF[tc]] or avail[HIGH_OF[tc]]:
+            if _PLAYABLE[self._layout._open][tc]:
                 self._pending = tc
                 self._moves = None
             elif not bone:
@@ -1000,22 +1028,13 @@ class Round:
         layout = self._layout
         if not layout.placed:
             return bool(hand)
-        avail = layout.points_by_value
-        for tc in hand:  # noqa: SIM110 - a plain loop is faster than any() here
-            if avail[LOW_OF[tc]] or avail[HIGH_OF[tc]]:
-                return True
-        return False
+        return any(map(_PLAYABLE[layout._open].__getitem__, hand))
 
     def _anyone_can_place(self) -> bool:
         layout = self._layout
         if not layout.placed:
             return any(self._hands)
-        avail = layout.points_by_value
-        for hand in self._hands:
-            for tc in hand:
-                if avail[LOW_OF[tc]] or avail[HIGH_OF[tc]]:
-                    return True
-        return False
+        return any(map(_PLAYABLE[layout._open].__getitem__, chain.from_iterable(self._hands)))
 
     def _pips(self) -> tuple[int, ...]:
         """The pips left in each hand (PEN-1)."""
@@ -1023,13 +1042,12 @@ class Round:
         return tuple([sum(map(pips, hand)) for hand in self._hands])
 
     def _finish(self, end: RoundEnd, winner: int | None) -> None:
-        pip = _PIP_OF  # :meth:`_pips` and :func:`_round_result` inline: a call each spared
-        pips = tuple([sum(map(pip, hand)) for hand in self._hands])
+        # :meth:`_pips` and :func:`_round_result` inline, the pips summed in C: no call spent
+        pips = tuple(map(sum, map(map, _PIPS_OF_HAND, self._hands)))
         penalties = tuple(map(self._derived.penalty.__getitem__, pips))
         scores = self._scores
-        side_of = self._side_of
-        for seat, penalty in enumerate(penalties):
-            scores[side_of[seat]] -= penalty
+        for side, penalty in zip(self._side_of, penalties):  # noqa: B905 - one side a seat
+            scores[side] -= penalty
         result: RoundResult = object.__new__(RoundResult)
         _SET_END(result, end)
         _SET_WINNER(result, winner)
@@ -1037,39 +1055,37 @@ class Round:
         _SET_PENALTIES(result, penalties)
         _SET_NEXT(result, winner)
         self._result = result
+        self._moves = []
         self._pending = _NO_TILE
         self._turn = _NO_SEAT
 
     def legal_action_list(self) -> list[Action]:
         """The legal actions of the seat to act, as a list (shared: do not change it)."""
         moves = self._moves
-        if moves is not None:
-            return moves
-        if self._result is not None:
-            moves = self._moves = []
+        if moves is not None:  # also once the round is over: the end leaves an empty list
             return moves
         seat = self._turn
-        rows = _PLAY_ROWS[seat]
-        pending = self._pending
-        hand = self._hands[seat] if pending == _NO_TILE else (pending,)
         layout = self._layout
-        if not layout.placed:
-            moves = self._moves = [rows[tc][-1] for tc in hand]
-            return moves
+        playable = _PLAYABLE[layout._open]
         avail = layout.points_by_value
+        rows = _PLAY_ROWS[seat]
         moves = []
-        for tc in hand:
-            low = avail[LOW_OF[tc]]
-            high = avail[HIGH_OF[tc]]
-            if low or high:
+        pending = self._pending
+        for tc in self._hands[seat] if pending == _NO_TILE else (pending,):
+            if playable[tc]:
                 row = rows[tc]
+                low = avail[LOW_OF[tc]]
                 for pc in low:
                     moves.append(row[pc])
+                high = avail[HIGH_OF[tc]]
                 if high is not low:  # a double's halves share one list
                     for pc in high:
                         moves.append(row[pc])
-        if not moves:
-            moves = [_DRAW_ACTIONS[seat] if self._bone else _PASS_ACTIONS[seat]]
+        if not moves:  # the opening (no value is open yet), else a draw or a pass
+            if not layout.placed:
+                moves = list(map(_OPENINGS[seat].__getitem__, self._hands[seat]))
+            else:
+                moves = [_DRAW_ACTIONS[seat] if self._bone else _PASS_ACTIONS[seat]]
         self._moves = moves
         return moves
 
@@ -1094,6 +1110,7 @@ class _ScoringVariantRound(Round):
             self._charge(pips, penalties, winner)
         next_opener = rules.next_opener(winner, self._opener, self._players)
         self._result = RoundResult(end, winner, pips, penalties, next_opener)
+        self._moves = []
         self._pending = _NO_TILE
         self._turn = _NO_SEAT
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -25,6 +26,7 @@ from fiveup.reference.round import (
     shuffled_deck,
     side_of,
 )
+from fiveup.reference.rules import STANDARD, Rules
 
 
 def snapshot(round_: Round) -> tuple[object, ...]:
@@ -503,3 +505,43 @@ def test_a_copy_is_independent() -> None:
     assert snapshot(round_) == snapshot(twin)
     assert "turn 0" in repr(Round(2, CHAIN, 0))
     assert "over" in repr(round_)
+
+
+NO_SPINNER = dataclasses.replace(STANDARD, spins=lambda layout, placement: False)
+
+
+def _moves_by_the_points(round_: Round) -> list[Action]:
+    """The legal actions by their definition, read off the table's public points."""
+    seat = round_.turn
+    assert seat is not None
+    layout = round_.layout
+    tiles = round_.hand(seat) if round_.pending is None else (round_.pending,)
+    if layout.is_empty:
+        return [Action(seat, Verb.PLAY, Placement(tile)) for tile in tiles]
+    plays = [
+        Action(seat, Verb.PLAY, Placement(tile, point))
+        for tile in tiles
+        for value in dict.fromkeys((tile.low, tile.high))
+        for point in layout.points_of_value(value)
+    ]
+    return plays or [Action(seat, Verb.DRAW if round_.drawable else Verb.PASS)]
+
+
+@pytest.mark.parametrize("rules", [STANDARD, NO_SPINNER], ids=["standard", "no-spinner"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_legal_moves_and_can_place_agree_with_the_points_on_the_table(
+    rules: Rules, players: int
+) -> None:
+    rng = random.Random(players)
+    for _ in range(40):
+        round_ = Round(players, shuffled_deck(rng), rng.randrange(players), rules=rules)
+        while not round_.over:
+            layout = round_.layout
+            for seat in range(players):
+                shown = {v for tile in round_.hand(seat) for v in (tile.low, tile.high)}
+                expected = layout.is_empty or any(layout.points_of_value(v) for v in shown)
+                assert round_.can_place(seat) is bool(round_.hand(seat) and expected)
+            moves = round_.legal_action_list()
+            assert moves == _moves_by_the_points(round_)
+            round_.apply(moves[rng.randrange(len(moves))])
+        assert round_.legal_action_list() == []
