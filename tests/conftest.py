@@ -1,5 +1,9 @@
 """Shared test set-up: pytester drives the pytest plugin in its own tests.
 
+Every test of Hypothesis runs derandomized (``fiveup.strategies.EVERYDAY_PROFILE``: the same
+examples every run, no example database, no deadline) unless a profile is asked for, such as
+``--hypothesis-profile=fiveup-long`` or ``FIVEUP_HYPOTHESIS_PROFILE=fiveup-long``, which explore.
+
 Two things keep the suite from paying the same compilation and imports again and again:
 
 - The suite's interpreters (this one, pytest-xdist's workers, ``fiveup`` commands and engines
@@ -40,6 +44,20 @@ def _cache_bytecode() -> None:
 _cache_bytecode()
 
 pytest_plugins = ["pytester"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The everyday profile of Hypothesis, unless the command line or the environment names one."""
+    from hypothesis import settings  # imported once the bytecode cache is set up
+
+    from fiveup import strategies
+
+    asked = config.getoption("hypothesis_profile", None) or os.environ.get(strategies.PROFILE_ENV)
+    if asked is None:
+        settings.load_profile(strategies.EVERYDAY_PROFILE)
+    elif asked == strategies.LONG_PROFILE:
+        settings.load_profile(strategies.LONG_PROFILE)
+
 
 # What an inner pytest session with the plugin imports: Hypothesis's plugin imports Hypothesis when
 # it writes its summary, the plugin the reference engine and the fixtures.
