@@ -11,6 +11,7 @@ checks that generator against an independent one.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Any
 
 from fiveup.contract.notation import Action, Slot, Verb
 
@@ -48,15 +49,38 @@ MEMO_ENTRIES = 200_000
 """Positions whose counts one count remembers at most (a few tens of MB)."""
 
 
+KNOWN_ENTRIES = 4096
+"""Counts and divisions of the positions asked about that the process remembers at most."""
+
+_COUNTED: dict[tuple[Hashable, int], int] = {}
+_DIVIDED: dict[tuple[Hashable, int], tuple[tuple[Action, int], ...]] = {}
+
+
+def _remember(
+    known: dict[tuple[Hashable, int], Any], key: tuple[Hashable, int], value: Any
+) -> None:
+    if len(known) >= KNOWN_ENTRIES:
+        known.clear()
+    known[key] = value
+
+
 def count(round_: Round, depth: int) -> int:
     """The number of distinct sequences of ``depth`` actions, each legal in turn (1 at 0).
 
     Positions reached again by another order of play (:meth:`Round.position_key`) are counted
-    once: deep counts in the middle of a round visit far fewer positions than sequences.
+    once: deep counts in the middle of a round visit far fewer positions than sequences. A
+    position asked about again in the process (a case played again) is not counted again.
     """
     if depth < 0:
         raise ValueError(f"a depth is 0 or more, not {depth}")
-    return _count(round_, depth, {})
+    key = round_.position_key() if depth > 1 else None
+    if key is None:
+        return _count(round_, depth, {})
+    known = _COUNTED.get((key, depth))
+    if known is None:
+        known = _count(round_, depth, {})
+        _remember(_COUNTED, (key, depth), known)
+    return known
 
 
 def _count(round_: Round, depth: int, memo: dict[tuple[Hashable, int], int]) -> int:
@@ -86,10 +110,17 @@ def divide(round_: Round, depth: int) -> dict[Action, int]:
         raise ValueError(f"a depth is 0 or more, not {depth}")
     if depth == 0:
         return {}
+    key = round_.position_key() if depth > 1 else None
+    if key is not None:
+        known = _DIVIDED.get((key, depth))
+        if known is not None:
+            return dict(known)
     counts = {}
     memo: dict[tuple[Hashable, int], int] = {}
     for action in legal_actions(round_):
         child = round_.copy()
         child.apply(action)
         counts[action] = _count(child, depth - 1, memo)
+    if key is not None:
+        _remember(_DIVIDED, (key, depth), tuple(counts.items()))
     return counts

@@ -369,6 +369,18 @@ def test_a_variant_has_its_own_position_key_and_its_memo_counts_every_sequence(
         assert count(round_, 4) == _count_every_sequence(round_, 4), seed
 
 
+def test_a_position_asked_about_again_is_remembered_and_never_shared_with_other_rules() -> None:
+    standard = _middle_game(STANDARD)
+    for rules in (_DRAW_KEEPS_NOT, _WITHOUT_DRW1, _ORDER_READING):
+        variant = _middle_game(rules)
+        expected = _count_every_sequence(standard, 4), _count_every_sequence(variant, 4)
+        assert expected[0] != expected[1]  # the variant changes the count of this position
+        for _ in range(2):  # the second time the counts come from the process's memory
+            for round_, total in zip((standard, variant), expected, strict=True):
+                assert count(round_.copy(), 4) == total
+                assert sum(divide(round_.copy(), 4).values()) == total
+
+
 def test_a_variant_reading_only_the_position_meets_positions_again_by_its_key() -> None:
     by_key: dict[object, set[tuple[int, ...]]] = {}
     for position in _positions(_middle_game(_WITHOUT_DRW1), 4):
