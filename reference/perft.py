@@ -16,6 +16,7 @@ from typing import Any
 from fiveup.contract.notation import Action, Slot, Verb
 
 from .round import Round
+from .rules import Rules
 
 __all__ = ["action_order", "count", "divide", "legal_actions"]
 
@@ -52,16 +53,28 @@ MEMO_ENTRIES = 200_000
 KNOWN_ENTRIES = 4096
 """Counts and divisions of the positions asked about that the process remembers at most."""
 
-_COUNTED: dict[tuple[Hashable, int], int] = {}
-_DIVIDED: dict[tuple[Hashable, int], tuple[tuple[Action, int], ...]] = {}
+# By the identity of the round's rules and its position key (which need not tell two sets of
+# rules apart: it serves one count, under one set of rules); each entry holds its rules, so that
+# their identity is not another's while it is remembered.
+_Key = tuple[int, Hashable, int]
+_COUNTED: dict[_Key, tuple[Rules, int]] = {}
+_DIVIDED: dict[_Key, tuple[Rules, tuple[tuple[Action, int], ...]]] = {}
 
 
-def _remember(
-    known: dict[tuple[Hashable, int], Any], key: tuple[Hashable, int], value: Any
-) -> None:
+def _key(round_: Round, depth: int) -> _Key:
+    return (id(round_.rules), round_.position_key(), depth)
+
+
+def _found(known: dict[_Key, tuple[Rules, Any]], key: _Key, round_: Round) -> Any:
+    """What is remembered of the position under the round's own rules, or None."""
+    found = known.get(key)
+    return found[1] if found is not None and found[0] is round_.rules else None
+
+
+def _remember(known: dict[_Key, tuple[Rules, Any]], key: _Key, round_: Round, value: Any) -> None:
     if len(known) >= KNOWN_ENTRIES:
         known.clear()
-    known[key] = value
+    known[key] = (round_.rules, value)
 
 
 def count(round_: Round, depth: int) -> int:
@@ -73,13 +86,13 @@ def count(round_: Round, depth: int) -> int:
     """
     if depth < 0:
         raise ValueError(f"a depth is 0 or more, not {depth}")
-    key = round_.position_key() if depth > 1 else None
-    if key is None:
+    if depth <= 1 or round_.position_key() is None:
         return _count(round_, depth, {})
-    known = _COUNTED.get((key, depth))
+    key = _key(round_, depth)
+    known: int | None = _found(_COUNTED, key, round_)
     if known is None:
         known = _count(round_, depth, {})
-        _remember(_COUNTED, (key, depth), known)
+        _remember(_COUNTED, key, round_, known)
     return known
 
 
@@ -110,9 +123,9 @@ def divide(round_: Round, depth: int) -> dict[Action, int]:
         raise ValueError(f"a depth is 0 or more, not {depth}")
     if depth == 0:
         return {}
-    key = round_.position_key() if depth > 1 else None
+    key = _key(round_, depth) if depth > 1 and round_.position_key() is not None else None
     if key is not None:
-        known = _DIVIDED.get((key, depth))
+        known = _found(_DIVIDED, key, round_)
         if known is not None:
             return dict(known)
     counts = {}
@@ -122,5 +135,5 @@ def divide(round_: Round, depth: int) -> dict[Action, int]:
         child.apply(action)
         counts[action] = _count(child, depth - 1, memo)
     if key is not None:
-        _remember(_DIVIDED, (key, depth), tuple(counts.items()))
+        _remember(_DIVIDED, key, round_, tuple(counts.items()))
     return counts
