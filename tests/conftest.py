@@ -92,8 +92,6 @@ LONGEST_FIRST = (
     "test_process.py",
     "test_shapes.py",
     "test_hostile_fixtures.py",
-    "test_pytest_plugin.py",
-    "test_corpus.py",
     "test_strategies.py",
     "test_stateful.py",
     "test_render_svg.py",
@@ -109,6 +107,8 @@ LONGEST_FIRST = (
     "test_cli_inspect.py",
     "test_report_html.py",
     "test_report.py",
+    "test_pytest_plugin.py",
+    "test_corpus.py",
 )
 
 
