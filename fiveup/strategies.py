@@ -26,10 +26,11 @@ request (:func:`round_given`) and compare the engine's observation with the refe
         request = fs.round_given(illegal.round, illegal.action)
         assert my_engine.run("round", request)["error"]["rule"] == illegal.rule
 
-Importing the module registers the settings profile :data:`LONG_PROFILE` (``fiveup-long``);
-:func:`suite_settings` gives the bounded settings of the everyday suite unless that profile is
-selected (``pytest -p fiveup.strategies --hypothesis-profile=fiveup-long``, or the environment
-variable ``FIVEUP_HYPOTHESIS_PROFILE=fiveup-long``).
+Importing the module registers the settings profiles :data:`LONG_PROFILE` (``fiveup-long``) and
+:data:`EVERYDAY_PROFILE` (``fiveup-everyday``, derandomized); :func:`suite_settings` gives the
+bounded, derandomized settings of the everyday suite unless the long profile is selected
+(``pytest -p fiveup.strategies --hypothesis-profile=fiveup-long``, or the environment variable
+``FIVEUP_HYPOTHESIS_PROFILE=fiveup-long``).
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ from fiveup.reference.rules import (
 from fiveup.reference.scoring import TARGET_RAW
 
 __all__ = [
+    "EVERYDAY_PROFILE",
     "LONG_PROFILE",
     "PROFILE_ENV",
     "Deal",
@@ -71,6 +73,7 @@ __all__ = [
     "decks",
     "finished_rounds",
     "illegal_actions",
+    "long_profile_selected",
     "match_given",
     "matches",
     "reachable_layouts",
@@ -89,6 +92,14 @@ LONG_PROFILE: Final = "fiveup-long"
 PROFILE_ENV: Final = "FIVEUP_HYPOTHESIS_PROFILE"
 """The environment variable that selects a settings profile for :func:`suite_settings`."""
 
+EVERYDAY_PROFILE: Final = "fiveup-everyday"
+"""The name of the everyday settings profile: derandomized (every run tries the same examples,
+and no example database changes which) and without a deadline (a loaded machine is slow, not
+wrong). The project's own suite loads it unless another profile is asked for."""
+
+settings.register_profile(
+    EVERYDAY_PROFILE, derandomize=True, database=None, deadline=None, print_blob=True
+)
 settings.register_profile(
     LONG_PROFILE,
     max_examples=2000,
@@ -103,16 +114,23 @@ _SCORE_STEP = 5
 _HUNT_ATTEMPTS = 5000
 
 
+def long_profile_selected() -> bool:
+    """Whether the long profile is selected (see :func:`suite_settings`)."""
+    name = os.environ.get(PROFILE_ENV) or settings.get_current_profile_name()
+    return name == LONG_PROFILE
+
+
 def suite_settings(**bounded: Any) -> settings:
     """The ``bounded`` settings of the everyday suite, or the long profile when it is selected.
 
-    The long profile is selected by ``--hypothesis-profile=fiveup-long`` (with ``-p
+    The everyday settings are derandomized unless ``bounded`` says otherwise: every run tries the
+    same examples (and no example database changes which), so a run that passed passes again; the
+    long profile stays random. It is selected by ``--hypothesis-profile=fiveup-long`` (with ``-p
     fiveup.strategies``, so that it is registered in time) or by ``FIVEUP_HYPOTHESIS_PROFILE``.
     """
-    name = os.environ.get(PROFILE_ENV) or settings.get_current_profile_name()
-    if name == LONG_PROFILE:
+    if long_profile_selected():
         return settings.get_profile(LONG_PROFILE)
-    return settings(**bounded)
+    return settings(**{"derandomize": True, **bounded})
 
 
 # --- tiles, decks and deals -------------------------------------------------------------------

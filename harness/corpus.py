@@ -19,7 +19,7 @@ from fiveup.errors import FixtureError
 
 from .levels import LEVELS
 from .lint import lint
-from .sources import MAX_FILE_BYTES, SourceFile, pointer
+from .sources import MAX_FILE_BYTES, SourceFile, display_name, pointer
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,10 +179,12 @@ def corpus_digest(sources: Iterable[SourceFile], root: Path | None) -> str:
     return h.hexdigest()[:16]
 
 
-_LOADED: dict[tuple[str, bool, tuple[tuple[str, str], ...]], Corpus] = {}
+_LOADED: dict[tuple[tuple[str, ...], bool, tuple[tuple[str, str], ...]], Corpus] = {}
 """Valid corpora already loaded in this process, by their files' names and contents: linting
 is most of a load, and one process (a test run, a campaign) may load the same corpus often.
-The working folder is part of the key: a case's file name is written as seen from it.
+The names the cases give their files are part of the key: a name is written as seen from the
+working folder (relative inside it, as given outside), so loads from two folders that see the
+files by the same names share one corpus.
 The spec the linter judges by is read once per process too (spec_index)."""
 _LOADED_AT_MOST = 8
 
@@ -215,7 +217,7 @@ def load_corpus(paths: Iterable[Path] | None = None) -> Corpus:
     bundled = paths is None
     files = fixture_files([bundled_fixture_dir()] if paths is None else paths)
     contents = _contents_key(files)
-    key = (os.getcwd(), bundled, contents or ())
+    key = (tuple(display_name(f) for f in files), bundled, contents or ())
     if contents is not None and key in _LOADED:
         return _LOADED[key]
     report = lint(files, require_coverage=False)

@@ -11,10 +11,12 @@ checks that generator against an independent one.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Any
 
 from fiveup.contract.notation import Action, Slot, Verb
 
 from .round import Round
+from .rules import Rules
 
 __all__ = ["action_order", "count", "divide", "legal_actions"]
 
@@ -48,15 +50,50 @@ MEMO_ENTRIES = 200_000
 """Positions whose counts one count remembers at most (a few tens of MB)."""
 
 
+KNOWN_ENTRIES = 4096
+"""Counts and divisions of the positions asked about that the process remembers at most."""
+
+# By the identity of the round's rules and its position key (which need not tell two sets of
+# rules apart: it serves one count, under one set of rules); each entry holds its rules, so that
+# their identity is not another's while it is remembered.
+_Key = tuple[int, Hashable, int]
+_COUNTED: dict[_Key, tuple[Rules, int]] = {}
+_DIVIDED: dict[_Key, tuple[Rules, tuple[tuple[Action, int], ...]]] = {}
+
+
+def _key(round_: Round, depth: int) -> _Key:
+    return (id(round_.rules), round_.position_key(), depth)
+
+
+def _found(known: dict[_Key, tuple[Rules, Any]], key: _Key, round_: Round) -> Any:
+    """What is remembered of the position under the round's own rules, or None."""
+    found = known.get(key)
+    return found[1] if found is not None and found[0] is round_.rules else None
+
+
+def _remember(known: dict[_Key, tuple[Rules, Any]], key: _Key, round_: Round, value: Any) -> None:
+    if len(known) >= KNOWN_ENTRIES:
+        known.clear()
+    known[key] = (round_.rules, value)
+
+
 def count(round_: Round, depth: int) -> int:
     """The number of distinct sequences of ``depth`` actions, each legal in turn (1 at 0).
 
     Positions reached again by another order of play (:meth:`Round.position_key`) are counted
-    once: deep counts in the middle of a round visit far fewer positions than sequences.
+    once: deep counts in the middle of a round visit far fewer positions than sequences. A
+    position asked about again in the process (a case played again) is not counted again.
     """
     if depth < 0:
         raise ValueError(f"a depth is 0 or more, not {depth}")
-    return _count(round_, depth, {})
+    if depth <= 1 or round_.position_key() is None:
+        return _count(round_, depth, {})
+    key = _key(round_, depth)
+    known: int | None = _found(_COUNTED, key, round_)
+    if known is None:
+        known = _count(round_, depth, {})
+        _remember(_COUNTED, key, round_, known)
+    return known
 
 
 def _count(round_: Round, depth: int, memo: dict[tuple[Hashable, int], int]) -> int:
@@ -86,10 +123,17 @@ def divide(round_: Round, depth: int) -> dict[Action, int]:
         raise ValueError(f"a depth is 0 or more, not {depth}")
     if depth == 0:
         return {}
+    key = _key(round_, depth) if depth > 1 and round_.position_key() is not None else None
+    if key is not None:
+        known = _found(_DIVIDED, key, round_)
+        if known is not None:
+            return dict(known)
     counts = {}
     memo: dict[tuple[Hashable, int], int] = {}
     for action in legal_actions(round_):
         child = round_.copy()
         child.apply(action)
         counts[action] = _count(child, depth - 1, memo)
+    if key is not None:
+        _remember(_DIVIDED, key, round_, tuple(counts.items()))
     return counts

@@ -1,5 +1,9 @@
 """Shared test set-up: pytester drives the pytest plugin in its own tests.
 
+Every test of Hypothesis runs derandomized (``fiveup.strategies.EVERYDAY_PROFILE``: the same
+examples every run, no example database, no deadline) unless a profile is asked for, such as
+``--hypothesis-profile=fiveup-long`` or ``FIVEUP_HYPOTHESIS_PROFILE=fiveup-long``, which explore.
+
 Two things keep the suite from paying the same compilation and imports again and again:
 
 - The suite's interpreters (this one, pytest-xdist's workers, ``fiveup`` commands and engines
@@ -41,6 +45,20 @@ _cache_bytecode()
 
 pytest_plugins = ["pytester"]
 
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The everyday profile of Hypothesis, unless the command line or the environment names one."""
+    from hypothesis import settings  # imported once the bytecode cache is set up
+
+    from fiveup import strategies
+
+    asked = config.getoption("hypothesis_profile", None) or os.environ.get(strategies.PROFILE_ENV)
+    if asked is None:
+        settings.load_profile(strategies.EVERYDAY_PROFILE)
+    elif asked == strategies.LONG_PROFILE:
+        settings.load_profile(strategies.LONG_PROFILE)
+
+
 # What an inner pytest session with the plugin imports: Hypothesis's plugin imports Hypothesis when
 # it writes its summary, the plugin the reference engine and the fixtures.
 INNER_IMPORTS = ("hypothesis.internal.observability", "fiveup.fixtures", "fiveup.reference.engine")
@@ -66,26 +84,31 @@ def pytester(_inner_imports: None, pytester: pytest.Pytester) -> pytest.Pytester
 # worker busy while the others were idle.
 LONGEST_FIRST = (
     "test_hostile_engines.py",
-    "test_rules.py",
-    "test_corpus.py",
     "test_conclusions.py",
-    "test_readme.py",
-    "test_ci_example.py",
     "test_cli.py",
-    "test_strategies.py",
-    "test_hostile_fixtures.py",
-    "test_pytest_plugin.py",
     "test_compare.py",
-    "test_simulation.py",
+    "test_fuzz.py",
+    "test_rules.py",
+    "test_process.py",
+    "test_shapes.py",
+    "test_hostile_fixtures.py",
+    "test_strategies.py",
     "test_stateful.py",
     "test_render_svg.py",
-    "test_fuzz.py",
-    "test_mutants.py",
+    "test_perft.py",
+    "test_wrong_engines.py",
     "test_site.py",
+    "test_fresh.py",
     "test_spec_copy.py",
-    "test_render_geometry.py",
-    "test_process.py",
+    "test_simulation.py",
+    "test_readme.py",
+    "test_hostile_requests.py",
+    "test_mutants.py",
+    "test_cli_inspect.py",
+    "test_report_html.py",
     "test_report.py",
+    "test_pytest_plugin.py",
+    "test_corpus.py",
 )
 
 

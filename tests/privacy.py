@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import ast
+from functools import cache
+
+
+@cache
+def nodes(source: str) -> tuple[ast.AST, ...]:
+    """Every node of the source's syntax tree (ast.walk's order), parsed once for every check."""
+    return tuple(ast.walk(ast.parse(source)))
 
 
 def private_uses(source: str) -> list[str]:
     """Private names a script reaches into: ``x._name``, imported ``_name``, vars() or setattr."""
     uses: list[str] = []
-    for node in ast.walk(ast.parse(source)):
+    for node in nodes(source):
         if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
             if not (node.attr.startswith("__") and node.attr.endswith("__")):
                 uses.append(f"line {node.lineno}: .{node.attr}")
@@ -31,10 +38,9 @@ def imported_private_uses(source: str) -> list[str]:
     names, and the private attributes of objects (which the syntax alone cannot tie to a
     module), are not seen.
     """
-    tree = ast.parse(source)
     found: list[str] = []
     modules: set[str] = set()
-    for node in ast.walk(tree):
+    for node in nodes(source):
         if isinstance(node, ast.ImportFrom) and (
             node.level
             or (node.module or "") == "fiveup"
@@ -51,7 +57,7 @@ def imported_private_uses(source: str) -> list[str]:
                 for a in node.names
                 if a.name.startswith("fiveup")
             )
-    for node in ast.walk(tree):
+    for node in nodes(source):
         if (
             isinstance(node, ast.Attribute)
             and isinstance(node.value, ast.Name)

@@ -13,10 +13,11 @@ import ast
 import subprocess
 import sys
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
-from privacy import imported_private_uses, private_uses
+from privacy import imported_private_uses, nodes, private_uses
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {
@@ -46,10 +47,16 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
+@cache
+def _source(path: Path) -> str:
+    """A module's text, read once for every check."""
+    return path.read_text(encoding="utf-8")
+
+
 def _imports(name: str, path: Path) -> Iterator[tuple[str, int]]:
     """Every project module ``name`` imports, with the line, at any depth of the file."""
     is_package = path.name == "__init__.py"
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in nodes(_source(path)):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield alias.name, node.lineno
@@ -65,16 +72,15 @@ def _imports(name: str, path: Path) -> Iterator[tuple[str, int]]:
                 yield (full if full in MODULES else base), node.lineno
 
 
+@cache
 def _graph() -> dict[str, set[str]]:
+    """Who imports whom among the project's modules, built when a test first asks for it."""
     graph: dict[str, set[str]] = {name: set() for name in MODULES}
     for name, path in MODULES.items():
         for target, _ in _imports(name, path):
             if target.split(".")[0] == "fiveup":
                 graph[name].add(target)
     return graph
-
-
-GRAPH = _graph()
 
 
 def _inside(module: str, package: str) -> bool:
@@ -97,7 +103,7 @@ def test_the_modules_are_found_under_their_installed_names() -> None:
 def test_every_import_of_a_project_module_leads_to_a_file() -> None:
     unresolved = sorted(
         f"{name} imports {target} ({MODULES[name].relative_to(ROOT)})"
-        for name, targets in GRAPH.items()
+        for name, targets in _graph().items()
         for target in targets
         if target not in MODULES
     )
@@ -108,7 +114,7 @@ def test_every_import_of_a_project_module_leads_to_a_file() -> None:
 def test_the_reference_and_the_harness_never_import_each_other(side: str, other: str) -> None:
     crossing = sorted(
         f"{name} -> {target}"
-        for name, targets in GRAPH.items()
+        for name, targets in _graph().items()
         if _inside(name, f"fiveup.{side}")
         for target in targets
         if _inside(target, f"fiveup.{other}")
@@ -118,12 +124,14 @@ def test_the_reference_and_the_harness_never_import_each_other(side: str, other:
 
 def test_the_contract_imports_neither_side() -> None:
     above = ("fiveup.reference", "fiveup.harness", "fiveup.cli")
-    bottom = [name for name in GRAPH if _inside(name, "fiveup.contract") or name == "fiveup.errors"]
+    bottom = [
+        name for name in _graph() if _inside(name, "fiveup.contract") or name == "fiveup.errors"
+    ]
     assert len(bottom) >= 6
     leaks = sorted(
         f"{name} -> {target}"
         for name in bottom
-        for target in GRAPH[name]
+        for target in _graph()[name]
         if any(_inside(target, package) for package in above)
     )
     assert leaks == []
@@ -167,7 +175,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_no_import_cycle_function_level_imports_included() -> None:
-    assert _cycles(GRAPH) == []
+    assert _cycles(_graph()) == []
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:
@@ -180,7 +188,7 @@ MUTANTS = sorted((ROOT / "fiveup" / "mutants").glob("*.py"))
 
 @pytest.mark.parametrize("path", MUTANTS, ids=lambda path: path.stem)
 def test_the_mutants_and_wrong_engines_use_no_private_name(path: Path) -> None:
-    assert private_uses(path.read_text(encoding="utf-8")) == []
+    assert private_uses(_source(path)) == []
 
 
 def test_the_private_name_check_sees_the_old_kind_of_patch() -> None:
@@ -217,7 +225,7 @@ def protocol_dicts(source: str) -> list[str]:
     a ``seq`` beside an ``observation``, ``errored`` or ``unsupported``.
     """
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in nodes(source):
         if not isinstance(node, ast.Dict):
             continue
         keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
@@ -228,7 +236,7 @@ def protocol_dicts(source: str) -> list[str]:
 
 def test_no_module_outside_the_contract_builds_a_protocol_message() -> None:
     builders = {
-        name: protocol_dicts(path.read_text(encoding="utf-8"))
+        name: protocol_dicts(_source(path))
         for name, path in MODULES.items()
         if not _inside(name, "fiveup.contract")
     }
@@ -255,7 +263,7 @@ _SPEC_PATTERNS = ("[A-Z]{3}-", "OQ-[1-9]", "OQ-\\d", "OQ-[0-9]")
 def spec_reads(source: str) -> list[str]:
     """Where ``source`` reaches the spec's files itself or reads an indexed document by name."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in nodes(source):
         if not isinstance(node, ast.Call) or not node.args:
             continue
         func = node.func
@@ -272,12 +280,12 @@ def spec_reads(source: str) -> list[str]:
 def test_only_the_spec_index_reads_the_spec_documents() -> None:
     # The contract reads its schemas under spec/schemas itself: it stands below the harness.
     readers = {
-        name: spec_reads(path.read_text(encoding="utf-8"))
+        name: spec_reads(_source(path))
         for name, path in MODULES.items()
         if name not in (SPEC_INDEX, "fiveup.contract.definitions")
     }
     assert {name: found for name, found in readers.items() if found} == {}
-    assert spec_reads(MODULES[SPEC_INDEX].read_text(encoding="utf-8"))
+    assert spec_reads(_source(MODULES[SPEC_INDEX]))
 
 
 def test_the_spec_read_check_sees_each_kind_of_read() -> None:
@@ -296,8 +304,7 @@ def test_the_spec_read_check_sees_each_kind_of_read() -> None:
 
 def test_the_rule_and_question_id_patterns_are_written_once_in_the_spec_index() -> None:
     writers = {
-        name: [p for p in _SPEC_PATTERNS if p in path.read_text(encoding="utf-8")]
-        for name, path in MODULES.items()
+        name: [p for p in _SPEC_PATTERNS if p in _source(path)] for name, path in MODULES.items()
     }
     assert {name: found for name, found in writers.items() if found} == {
         SPEC_INDEX: ["[A-Z]{3}-", "OQ-[1-9]"]
@@ -313,7 +320,7 @@ def capability_reads(source: str) -> list[str]:
     from fiveup.contract.engine import CAPABILITIES
 
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in nodes(source):
         if not isinstance(node, ast.Call) or len(node.args) < 2:
             continue
         called = getattr(node.func, "id", "")
@@ -325,12 +332,12 @@ def capability_reads(source: str) -> list[str]:
 
 def test_only_the_contract_reads_an_engines_optional_capabilities() -> None:
     readers = {
-        name: capability_reads(path.read_text(encoding="utf-8"))
+        name: capability_reads(_source(path))
         for name, path in MODULES.items()
         if not _inside(name, "fiveup.contract")
     }
     assert {name: found for name, found in readers.items() if found} == {}
-    assert capability_reads(MODULES["fiveup.contract.engine"].read_text(encoding="utf-8"))
+    assert capability_reads(_source(MODULES["fiveup.contract.engine"]))
 
 
 def test_the_capability_check_sees_each_kind_of_read() -> None:
@@ -359,7 +366,7 @@ def test_the_only_module_called_rules_is_the_references_seam() -> None:
 def namespace_writes(source: str) -> list[str]:
     """Where ``source`` sets an attribute on a parsed ``args`` (or calls ``setattr`` on it)."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in nodes(source):
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign):
             targets = node.targets
@@ -382,7 +389,7 @@ def test_no_subcommand_keeps_computed_state_on_the_parsed_options() -> None:
     # A value computed from the options is passed on explicitly: the Namespace holds what the
     # user typed, so every reader of it sees the same thing.
     writers = {
-        name: namespace_writes(path.read_text(encoding="utf-8"))
+        name: namespace_writes(_source(path))
         for name, path in MODULES.items()
         if _inside(name, "fiveup.cli")
     }
@@ -405,7 +412,7 @@ _ESCAPING = frozenset({"printable", "printable_lines", "cut"})
 def escaping_imports(name: str, source: str) -> list[str]:
     """Where module ``name`` imports an escaping name from another module than harness.text."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in nodes(source):
         if isinstance(node, ast.ImportFrom) and {a.name for a in node.names} & _ESCAPING:
             base = node.module or ""
             if node.level:
@@ -418,10 +425,7 @@ def escaping_imports(name: str, source: str) -> list[str]:
 
 def test_output_escaping_is_imported_from_its_one_home() -> None:
     # fiveup.harness.sources still exports printable and printable_lines for older importers.
-    importers = {
-        name: escaping_imports(name, path.read_text(encoding="utf-8"))
-        for name, path in MODULES.items()
-    }
+    importers = {name: escaping_imports(name, _source(path)) for name, path in MODULES.items()}
     assert {name: found for name, found in importers.items() if found} == {}
 
 
@@ -444,10 +448,7 @@ KNOWN_PRIVATE_IMPORTS: dict[str, list[str]] = {}
 
 
 def test_no_module_takes_a_private_name_from_another_module() -> None:
-    taken = {
-        name: imported_private_uses(path.read_text(encoding="utf-8"))
-        for name, path in MODULES.items()
-    }
+    taken = {name: imported_private_uses(_source(path)) for name, path in MODULES.items()}
     assert {name: found for name, found in taken.items() if found} == KNOWN_PRIVATE_IMPORTS
 
 
@@ -474,7 +475,7 @@ _OLDER_NAMES = frozenset({"fiveup.harness.shapes"})
 def older_name_imports(name: str, source: str) -> list[str]:
     """Where module ``name`` imports a module of :data:`_OLDER_NAMES` (or a name from one)."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in nodes(source):
         if isinstance(node, ast.Import):
             found += [
                 f"line {node.lineno}: import {a.name}" for a in node.names if a.name in _OLDER_NAMES
@@ -492,7 +493,7 @@ def older_name_imports(name: str, source: str) -> list[str]:
 
 def test_the_project_imports_the_shape_checks_from_their_home() -> None:
     importers = {
-        name: older_name_imports(name, path.read_text(encoding="utf-8"))
+        name: older_name_imports(name, _source(path))
         for name, path in MODULES.items()
         if name not in _OLDER_NAMES
     }

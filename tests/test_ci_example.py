@@ -1,4 +1,10 @@
-"""examples/ci/certify.sh, the README's CI recipe, works as written against real engines."""
+"""examples/ci/certify.sh, the README's CI recipe, works as written against real engines.
+
+The jobs that certify engines over the process protocol (the reference's first job and the next,
+a wrong engine's baseline, a new failure) are a long campaign, marked ``campaign``: ``pytest -m
+campaign`` runs them, and so does .ci/run. The everyday run checks that the README shows the
+script as it is and that a broken set-up exits 2.
+"""
 
 from __future__ import annotations
 
@@ -54,6 +60,7 @@ def after_reference_first_run(
     return copy, first
 
 
+@pytest.mark.campaign
 def test_ci_example_the_reference_is_green_and_the_ratchet_compares_runs(
     reference_first_run: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path
 ) -> None:
@@ -68,6 +75,7 @@ def test_ci_example_the_reference_is_green_and_the_ratchet_compares_runs(
     assert again.stdout.rstrip().splitlines()[-1].startswith("0 new failures, 0 fixed, ")
 
 
+@pytest.mark.campaign
 def test_ci_example_a_wrong_engine_is_gated_on_its_own_baseline(tmp_path: Path) -> None:
     first = ci(tmp_path, WRONG)
     assert first.returncode == 0, first.stdout + first.stderr
@@ -76,6 +84,7 @@ def test_ci_example_a_wrong_engine_is_gated_on_its_own_baseline(tmp_path: Path) 
     assert "doc.scoring.penalty-3" in known
 
 
+@pytest.mark.campaign
 def test_ci_example_a_new_failure_fails_the_job(
     reference_first_run: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path
 ) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from fiveup import strategies as fs
 from fiveup.contract.engine import JSON, Engine, Level
 from fiveup.harness.compare import (
     ENTRY_PARTS,
@@ -437,6 +438,10 @@ def test_the_old_and_the_new_comparator_agree_on_the_wrong_engines() -> None:
     assert tally.with_differences > 500
 
 
+OTHER_EXPECTATION_MUTANTS = 3 if fs.long_profile_selected() else 1
+"""Mutants of the observation judged against each changed expectation (the long profile's 3)."""
+
+
 def test_the_old_and_the_new_comparator_agree_when_the_case_names_other_things() -> None:
     """Expectations changed too: partial keys dropped, refusals added or taken away."""
     rng = random.Random(_SEED + 2)
@@ -447,7 +452,7 @@ def test_the_old_and_the_new_comparator_agree_when_the_case_names_other_things()
         for expect in _expectation_mutants(case, rng):
             other = Case(**{**_fields(case), "expect": expect})
             tally.check(other, observation)
-            for mutant in _mutants(observation, rng, per_case=3):
+            for mutant in _mutants(observation, rng, per_case=OTHER_EXPECTATION_MUTANTS):
                 tally.check(other, mutant)
     assert tally.comparisons > 2_000
 

@@ -246,6 +246,7 @@ def _alternatives() -> list[tuple[str, Mutant]]:
     return pairs
 
 
+@pytest.mark.campaign  # a mutant of the catalogue certified on the corpus for each decision
 @pytest.mark.parametrize(
     ("decision", "mutant"), _alternatives(), ids=[m.name for _, m in _alternatives()]
 )

@@ -30,7 +30,9 @@ from xml.etree import ElementTree
 import pytest
 
 from fiveup.cli import main
+from fiveup.harness import engines
 from fiveup.harness.corpus import bundled_fixture_dir
+from fiveup.harness.process import ProcessEngine
 from fiveup.harness.sandbox import NAMESPACES, PRIVATE_DIRS, Sandbox
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,6 +90,24 @@ class Hostile:
     def outcomes(self, sandbox: bool) -> tuple[Outcome, ...]:
         outcome = self.boxed if sandbox else self.plain
         return outcome if isinstance(outcome, tuple) else (outcome,)
+
+
+class _PatientStart(ProcessEngine):
+    """certify's engine with the handshake bounded generously: ``--timeout 1`` is meant for the
+    case a hostile engine hangs on, not for a start that a loaded machine makes slow."""
+
+    def __init__(self, command: str | list[str], **options: object) -> None:
+        super().__init__(command, start_timeout=START_TIMEOUT, **options)  # type: ignore[arg-type]
+
+
+START_TIMEOUT = 60.0
+"""The handshake's bound in these tests: it stops a hang only, so a busy machine never trips it."""
+
+
+@pytest.fixture(autouse=True)
+def _patient_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every certify run in-process here starts its engine with :class:`_PatientStart`."""
+    monkeypatch.setattr(engines, "ProcessEngine", _PatientStart)
 
 
 CONFORMS = Outcome(0)

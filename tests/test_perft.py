@@ -22,6 +22,7 @@ from fiveup.contract.notation import ALL_TILES, Action, Slot, Tile, Verb
 from fiveup.errors import UsageError
 from fiveup.harness.corpus import Case, load_corpus
 from fiveup.harness.runner import run_case
+from fiveup.mutants import mutant_named
 from fiveup.reference import STANDARD
 from fiveup.reference.engine import MAX_DEPTH, ReferenceEngine
 from fiveup.reference.perft import action_order, count, divide, legal_actions
@@ -367,6 +368,29 @@ def test_a_variant_has_its_own_position_key_and_its_memo_counts_every_sequence(
                 break
             round_.apply(rng.choice(round_.legal_action_list()))
         assert count(round_, 4) == _count_every_sequence(round_, 4), seed
+
+
+def test_a_position_asked_about_again_is_remembered_and_never_shared_with_other_rules() -> None:
+    standard = _middle_game(STANDARD)
+    for rules in (_DRAW_KEEPS_NOT, _WITHOUT_DRW1, _ORDER_READING):
+        variant = _middle_game(rules)
+        expected = _count_every_sequence(standard, 4), _count_every_sequence(variant, 4)
+        assert expected[0] != expected[1]  # the variant changes the count of this position
+        for _ in range(2):  # the second time the counts come from the process's memory
+            for round_, total in zip((standard, variant), expected, strict=True):
+                assert count(round_.copy(), 4) == total
+                assert sum(divide(round_.copy(), 4).values()) == total
+
+
+def test_rules_played_by_the_spec_own_round_and_table_never_share_a_remembered_count() -> None:
+    """A variant of the table's slots alone keeps the spec's classes, and their position key."""
+    case = next(c for c in CASES if c.id == "rule.moves.near-block-four-players-deep")
+    wrong = mutant_named("spn2_branch_after_one_line_side").rules
+    right = ReferenceEngine().run("moves", case.request())
+    assert type(Round.from_seed(4, 1, rules=wrong)) is Round
+    for _ in range(2):  # the second time the counts come from the process's memory
+        assert ReferenceEngine().run("moves", case.request()) == right
+        assert ReferenceEngine(wrong).run("moves", case.request())["divide"] != right["divide"]
 
 
 def test_a_variant_reading_only_the_position_meets_positions_again_by_its_key() -> None:

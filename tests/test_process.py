@@ -37,7 +37,12 @@ NODE_ENGINE = ROOT / "examples" / "adapters" / "node" / "engine.js"
 MINIMAL_ENGINE = ROOT / "examples" / "adapters" / "python" / "minimal_engine.py"
 
 
-def engine(script: str, *args: str, timeout: float = 2.0, **options: Any) -> ProcessEngine:
+PATIENT = 30.0
+"""The bound of a case and a handshake that should be answered: it stops a hang only, so a loaded
+machine never trips it. A test that needs a hang caught bounds that one step short."""
+
+
+def engine(script: str, *args: str, timeout: float = PATIENT, **options: Any) -> ProcessEngine:
     return ProcessEngine([sys.executable, str(ENGINES / script), *args], timeout=timeout, **options)
 
 
@@ -376,7 +381,7 @@ def test_a_reply_that_carries_a_known_observation_byte_for_byte_is_that_observat
     fast: None,
 ) -> None:
     served = [sys.executable, str(ENGINES / "served.py")]
-    with ProcessEngine(served, timeout=2.0) as connection:
+    with ProcessEngine(served, timeout=PATIENT) as connection:
         given = {"function": "credit", "input": 15}
         known = {"value": 15}
         connection.submit("scoring", given, known)
@@ -477,7 +482,7 @@ def _gone(pid: int) -> bool:
 
 
 def test_a_hang_times_out_and_kills_the_whole_process_group(fast: None) -> None:
-    with engine("hang.py", "run", timeout=1.0) as connection:
+    with engine("hang.py", "run", timeout=1.0, start_timeout=PATIENT) as connection:
         assert connection.run("scoring", echo(1)) == {"value": 1}
         err = failure(connection, 13)
         assert err.kind is Failure.TIMEOUT
@@ -493,7 +498,7 @@ def test_a_hang_times_out_and_kills_the_whole_process_group(fast: None) -> None:
 
 
 def test_no_ready_message_times_out(fast: None) -> None:
-    connection = engine("hang.py", "start", timeout=5.0, start_timeout=0.5)
+    connection = engine("hang.py", "start", start_timeout=0.5)
     with pytest.raises(ProcessEngineError) as caught:
         connection.info()
     assert caught.value.kind is Failure.TIMEOUT
@@ -682,7 +687,7 @@ def test_the_reference_engine_served_answers_the_whole_corpus_in_shape(fast: Non
         "from fiveup.harness.server import serve; "
         "sys.exit(serve(ReferenceEngine(), sys.stdin, sys.stdout))"
     )
-    with ProcessEngine([sys.executable, "-c", code], timeout=5) as connection:
+    with ProcessEngine([sys.executable, "-c", code], timeout=PATIENT) as connection:
         assert set(connection.info()["levels"]) == {level.value for level in Level}
         for case in cases:
             # run() checks every observation against its level's schema
@@ -720,7 +725,7 @@ SCORING_CASES = (
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
 def test_the_node_adapter_plays_scoring(fast: None) -> None:
-    with ProcessEngine(["node", str(NODE_ENGINE)], timeout=5) as connection:
+    with ProcessEngine(["node", str(NODE_ENGINE)], timeout=PATIENT) as connection:
         info = connection.info()
         assert info["levels"] == ["scoring"]
         assert info["protocol"] == PROTOCOL_VERSION
@@ -749,7 +754,7 @@ def test_the_node_adapter_speaks_the_protocol_itself(fast: None) -> None:
         capture_output=True,
         text=True,
         input="".join(json.dumps(r) + "\n" for r in requests),
-        timeout=10,
+        timeout=PATIENT,
         check=False,
     )
     assert result.returncode == 0
@@ -786,7 +791,7 @@ def test_the_python_example_engine_in_process() -> None:
 
 
 def test_the_python_example_engine_served(fast: None) -> None:
-    with ProcessEngine([sys.executable, str(MINIMAL_ENGINE)], timeout=5) as connection:
+    with ProcessEngine([sys.executable, str(MINIMAL_ENGINE)], timeout=PATIENT) as connection:
         assert connection.info()["name"] == "minimal-python"
         assert connection.run("scoring", {"function": "side_penalty", "input": [3, 3]}) == {
             "value": 10
@@ -812,7 +817,7 @@ def test_a_reply_nested_too_deeply_is_the_engines_violation_and_it_restarts(tmp_
         encoding="utf-8",
     )
     for depth in (100_000, 950):
-        with ProcessEngine([sys.executable, str(script), str(depth)], timeout=10) as engine:
+        with ProcessEngine([sys.executable, str(script), str(depth)], timeout=PATIENT) as engine:
             with pytest.raises(ProcessEngineError) as caught:
                 engine.run("scoring", {"function": "credit", "input": 5})
             assert caught.value.kind in (Failure.TOO_DEEP, Failure.BAD_OBSERVATION), depth

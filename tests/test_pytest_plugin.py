@@ -93,6 +93,7 @@ def test_a_broken_engine_is_one_collection_error_and_bad_options_are_usage_error
     assert result.ret == pytest.ExitCode.USAGE_ERROR
 
 
+@pytest.mark.campaign  # three pytest processes, each loading the plugin and the corpus
 def test_pytest_xdist_spreads_the_cases(pytester: pytest.Pytester) -> None:
     pytest.importorskip("xdist")
     result = pytester.runpytest_subprocess(

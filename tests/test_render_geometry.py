@@ -18,7 +18,7 @@ from fiveup.reference.engine import layout_observation
 from fiveup.reference.layout import Layout
 from fiveup.render.geometry import Arrangement, Rect, arrange
 
-SETTINGS = fs.suite_settings(max_examples=200, deadline=None, database=None)
+SETTINGS = fs.suite_settings(max_examples=60, deadline=None, database=None)
 
 
 def observed(placements: list[str]) -> dict[str, JSON]:

@@ -28,7 +28,7 @@ from fiveup.render.svg import layout_svg
 SVG = "{http://www.w3.org/2000/svg}"
 GOLDEN = Path(__file__).parent / "render" / "doc.layout.branches-1-3.svg"
 REGENERATE = "FIVEUP_REGENERATE_GOLDEN"
-SETTINGS = fs.suite_settings(max_examples=200, deadline=None, database=None)
+SETTINGS = fs.suite_settings(max_examples=60, deadline=None, database=None)
 
 CHAIN = ["[1|4]", "[1|1]@[1|4]:low", "[4|4]@[1|4]:high", "[3|4]@[4|4]:line-b"]
 CHAIN += ["[1|2]@[1|1]:line-b"]

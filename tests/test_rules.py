@@ -5,6 +5,9 @@ but not the same object) sends the reference through the paths variants take: th
 order asked entry by entry, the block asked through ``can_go_on``, the count done field by
 field, the spinner rule asked for every double. Those paths must play exactly as the fast
 paths of the spec's rules do.
+
+The seeded rounds are sized for the everyday run; the long profile of ``fiveup.strategies``
+(``FIVEUP_HYPOTHESIS_PROFILE=fiveup-long``) plays three times as many.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from fiveup import strategies as fs
 from fiveup.contract.notation import DOUBLE_SLOTS, END_SLOTS, Action, Placement, Point, Tile, Verb
 from fiveup.errors import IllegalMoveError
 from fiveup.harness.certify import certify
@@ -56,6 +60,11 @@ def _everything_wrapped() -> Rules:
 
 
 SLOW = _everything_wrapped()
+LONG = fs.long_profile_selected()
+ROUNDS = 150 if LONG else 50
+"""Seeded rounds per player count played fast and slow side by side."""
+REFUSAL_ROUNDS = 60 if LONG else 20
+"""Seeded 3-player rounds whose illegal actions are refused fast and slow."""
 
 
 def test_every_function_of_the_slow_rules_is_another_object() -> None:
@@ -87,7 +96,7 @@ def _snapshot(round_: Round) -> tuple[object, ...]:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_rounds_play_the_same_through_the_slow_paths(players: int) -> None:
-    for seed in range(150):
+    for seed in range(ROUNDS):
         fast = Round.from_seed(players, seed)
         slow = Round.from_seed(players, seed, rules=SLOW)
         rng = random.Random(seed)
@@ -116,7 +125,7 @@ def _illegal_actions(round_: Round, rng: random.Random) -> list[Action]:
 
 def test_refusals_through_the_slow_paths_name_the_same_rule_and_change_nothing() -> None:
     checked = 0
-    for seed in range(60):
+    for seed in range(REFUSAL_ROUNDS):
         fast = Round.from_seed(3, seed)
         slow = Round.from_seed(3, seed, rules=SLOW)
         rng = random.Random(seed)
@@ -271,6 +280,9 @@ def _without(index: int, of_actions: bool) -> Rules:
     return dataclasses.replace(STANDARD, placement_refusals=placement_kept)
 
 
+DELETION_ROUNDS = [(2, 1), (3, 3), (4, 4)] + ([(2, 2), (3, 5), (4, 6)] if LONG else [])
+"""The seeded rounds (players, seed) walked position by position with each refusal deleted."""
+
 _DELETIONS = [(i, True) for i in range(len(ACTION_REFUSALS))] + [
     (i, False) for i in range(len(PLACEMENT_REFUSALS))
 ]
@@ -291,7 +303,7 @@ def test_without_each_refusal_is_legal_apply_and_legal_moves_agree(
 ) -> None:
     rules = _without(index, of_actions)
     positions = 0
-    for players, seed in [(2, 1), (2, 2), (3, 3), (4, 4)]:
+    for players, seed in DELETION_ROUNDS:
         round_ = Round.from_seed(players, seed, rules=rules)
         rng = random.Random(seed)
         while True:

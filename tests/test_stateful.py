@@ -248,7 +248,7 @@ class FiveUpMatch(RuleBasedStateMachine):
 
 
 FiveUpMatch.TestCase.settings = fs.suite_settings(
-    max_examples=100,
+    max_examples=40,
     stateful_step_count=40,
     deadline=None,
     database=None,

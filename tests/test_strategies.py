@@ -26,7 +26,7 @@ from fiveup.reference.match import Match
 from fiveup.reference.round import Round, RoundEnd
 from fiveup.reference.rules import ACTION_REFUSALS, PLACEMENT_REFUSALS, RefusalKind
 
-SETTINGS = fs.suite_settings(max_examples=100, deadline=None, database=None)
+SETTINGS = fs.suite_settings(max_examples=50, deadline=None, database=None)
 FEW = fs.suite_settings(
     max_examples=15, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
 )
@@ -167,7 +167,7 @@ def test_a_finished_round_is_over_and_replays_through_the_protocol(round_: Round
     replays_through_the_protocol(round_)
 
 
-@fs.suite_settings(max_examples=40, deadline=None, database=None)
+@fs.suite_settings(max_examples=20, deadline=None, database=None)
 @given(fs.matches())
 def test_a_match_is_won_and_replays_through_the_protocol(match: Match) -> None:
     assert match.over and match.winner is not None
@@ -285,8 +285,23 @@ def test_the_long_profile_is_registered_and_selected_by_the_environment(
 
     long = settings.get_profile(fs.LONG_PROFILE)
     assert long.max_examples >= 1000 and long.deadline is None
+    assert not long.derandomize  # the long run explores: each run tries other examples
     monkeypatch.setenv(fs.PROFILE_ENV, fs.LONG_PROFILE)
+    assert fs.long_profile_selected()
     assert fs.suite_settings(max_examples=3).max_examples == long.max_examples
     monkeypatch.delenv(fs.PROFILE_ENV)
     if settings.get_current_profile_name() != fs.LONG_PROFILE:
-        assert fs.suite_settings(max_examples=3).max_examples == 3
+        assert not fs.long_profile_selected()
+        everyday = fs.suite_settings(max_examples=3)
+        assert everyday.max_examples == 3
+        assert everyday.derandomize and everyday.database is None  # the same examples every run
+        assert not fs.suite_settings(max_examples=3, derandomize=False).derandomize
+
+
+def test_the_everyday_run_is_deterministic_for_every_test_of_hypothesis() -> None:
+    from hypothesis import settings
+
+    if settings.get_current_profile_name() != fs.LONG_PROFILE:
+        assert settings.get_current_profile_name() == fs.EVERYDAY_PROFILE
+        assert settings().derandomize and settings().database is None
+        assert settings().deadline is None  # a loaded machine is slow, not wrong

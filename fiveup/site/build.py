@@ -17,10 +17,12 @@ and the diagrams inline: the same suite writes the same bytes.
 from __future__ import annotations
 
 import html
+import json
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Final
 
@@ -110,11 +112,30 @@ dl.langs dt{font-weight:bold;margin-top:.3em}dl.langs dd{margin-left:1em}
 """
 
 
+_DRAWN: dict[tuple[str, str, str, int | None, Lang], str] = {}
+_DRAWN_AT_MOST: Final = 4096
+"""Diagrams remembered at most (a few MB): the site draws each case's table once per build."""
+
+
 def draw(
     layout: Mapping[str, JSON], title: str, desc: str, credit: int | None, lang: Lang = Lang.EN
 ) -> str:
-    """The diagram of a layout (:func:`fiveup.render.svg.layout_svg`), its words in ``lang``."""
-    return layout_svg(layout, title=title, desc=desc, credit=credit, lang=lang)
+    """The diagram of a layout (:func:`fiveup.render.svg.layout_svg`), its words in ``lang``.
+
+    The same drawing asked for again in the process (the site built again, for another report's
+    copy of the spec) is the one drawn the first time: the drawing depends on nothing else.
+    """
+    try:
+        key = (json.dumps(layout), str(title), str(desc), credit, lang)
+    except (TypeError, ValueError):  # not plain JSON: drawn, not remembered
+        return layout_svg(layout, title=title, desc=desc, credit=credit, lang=lang)
+    svg = _DRAWN.get(key)
+    if svg is None:
+        svg = layout_svg(layout, title=title, desc=desc, credit=credit, lang=lang)
+        if len(_DRAWN) >= _DRAWN_AT_MOST:
+            _DRAWN.clear()
+        _DRAWN[key] = svg
+    return svg
 
 
 def case_anchor(case_id: str) -> str:
@@ -585,6 +606,12 @@ def pages(site: Site) -> dict[str, str]:
     return out
 
 
+@cache
+def _bundled_root() -> Path:
+    """The bundled corpus's folder, resolved once: every case block of the site names its file."""
+    return bundled_fixture_dir()
+
+
 def fixture_name(file: str) -> str:
     """Where a fixture file sits in the site: ``fixtures/`` and its path in the corpus folder.
 
@@ -592,7 +619,7 @@ def fixture_name(file: str) -> str:
     the site names it the same way from wherever it is built.
     """
     path = Path(os.path.abspath(file))
-    root = bundled_fixture_dir()
+    root = _bundled_root()
     inside = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
     return f"fixtures/{inside}"
 
