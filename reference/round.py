@@ -684,7 +684,7 @@ class Round:
         cls = type(self)
         layout = self._layout
         if cls is Round and type(layout) is Layout:
-            return (
+            key = (
                 layout.occupied_key(),
                 tuple([tuple(sorted(hand)) for hand in self._hands]),
                 tuple(self._bone),
@@ -692,6 +692,8 @@ class Round:
                 self._pending,
                 self._result is None,
             )
+            # A variant of the table alone (its open slots, what counts) plays on this class.
+            return key if self._rules is STANDARD else (self._derived, *key)
         if cls not in _VARIANT_CLASSES:
             return None
         derived = self._derived

@@ -370,6 +370,15 @@ def test_a_variant_has_its_own_position_key_and_its_memo_counts_every_sequence(
         assert count(round_, 4) == _count_every_sequence(round_, 4), seed
 
 
+def test_a_variant_of_the_table_alone_plays_on_the_spec_classes_with_a_key_of_its_own() -> None:
+    rules = mutant_named("spn2_branch_after_one_line_side").rules
+    variant, standard = _middle_game(rules), _middle_game(STANDARD)
+    assert type(variant) is Round and variant.layout.occupied_key() == standard.layout.occupied_key()
+    key = variant.position_key()
+    assert key is not None and key != standard.position_key()
+    assert key == _middle_game(rules).position_key()  # the same position by the same rules
+
+
 def test_a_position_asked_about_again_is_remembered_and_never_shared_with_other_rules() -> None:
     standard = _middle_game(STANDARD)
     for rules in (_DRAW_KEEPS_NOT, _WITHOUT_DRW1, _ORDER_READING):
