@@ -7,6 +7,7 @@ A Python engine is found by its entry point (group ``fiveup.engines``; the refer
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.metadata
 import os
@@ -50,24 +51,12 @@ def load_engine(name: str) -> Engine:
     """An engine by entry-point name (group ``fiveup.engines``) or by ``module:attribute``.
 
     The attribute may be an engine instance, or a class or factory called with no arguments.
+    Every way the name can be wrong is a UsageError that repeats it printable and cut.
     """
     target: Any
+    shown = printable(cut(name, _SHOWN_NAME))
     if ":" in name:
-        module_name, _, attr = name.partition(":")
-        if os.getcwd() not in sys.path:
-            # As uvicorn and gunicorn do: a module beside the user is found from the console
-            # script, whose sys.path starts at the script's own folder.
-            sys.path.insert(0, os.getcwd())
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError as exc:
-            raise UsageError(f"--engine {name}: cannot import {module_name!r}: {exc}") from None
-        try:
-            target = module
-            for part in attr.split("."):
-                target = getattr(target, part)
-        except AttributeError:
-            raise UsageError(f"--engine {name}: {module_name!r} has no {attr!r}") from None
+        target = _from_module(name, shown)
     else:
         found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP, name=name)
         if not found:
@@ -75,19 +64,60 @@ def load_engine(name: str) -> Engine:
                 ep.name for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
             )
             raise UsageError(
-                f"--engine {name}: no engine of that name (installed: {', '.join(known) or 'none'};"
-                " or give module:attribute)"
+                f"--engine {shown}: no engine of that name (installed: "
+                f"{', '.join(known) or 'none'}; or give module:attribute)"
             )
         target = next(iter(found)).load()
     if isinstance(target, type) or (callable(target) and not isinstance(target, Engine)):
         try:
             target = target()
         except Exception as exc:
-            raise UsageError(f"--engine {name}: creating the engine failed: {exc}") from None
+            why = printable(cut(str(exc), _SHOWN_NAME))
+            raise UsageError(f"--engine {shown}: creating the engine failed: {why}") from None
     engine = target
     if not isinstance(engine, Engine):
-        raise UsageError(f"--engine {name}: {engine!r} has no info() and run(level, given)")
+        what = printable(cut(repr(engine), _SHOWN_NAME))
+        raise UsageError(f"--engine {shown}: {what} has no info() and run(level, given)")
     return engine
+
+
+_SHOWN_NAME = 200
+"""The most characters of a name (or of what it names) that an error message repeats."""
+
+
+def _from_module(name: str, shown: str) -> Any:
+    """What ``module:attribute`` (or ``module:a.b``) names, or UsageError saying what is wrong."""
+    module_name, _, attr = name.partition(":")
+    module_shown = printable(repr(cut(module_name, _SHOWN_NAME)))
+    if not module_name or module_name.startswith("."):
+        raise UsageError(f"--engine {shown}: {module_shown} is not a module's absolute name")
+    if os.getcwd() not in sys.path:
+        # As uvicorn and gunicorn do: a module beside the user is found from the console
+        # script, whose sys.path starts at the script's own folder.
+        sys.path.insert(0, os.getcwd())
+    try:
+        target: Any = importlib.import_module(module_name)
+    except Exception as exc:  # a missing module, or one that fails as it is imported
+        why = printable(cut(f"{type(exc).__name__}: {exc}", _SHOWN_NAME))
+        raise UsageError(f"--engine {shown}: cannot import {module_shown}: {why}") from None
+    for part in attr.split("."):
+        try:
+            target = getattr(target, part)
+        except Exception as exc:  # AttributeError, or a module __getattr__'s own failure
+            missing = printable(repr(cut(attr, _SHOWN_NAME)))
+            hint = _close_names(part, target) if isinstance(exc, AttributeError) else ""
+            raise UsageError(f"--engine {shown}: {module_shown} has no {missing}{hint}") from None
+    return target
+
+
+def _close_names(name: str, owner: object) -> str:
+    """``; did you mean ...?`` with names of ``owner`` close to ``name`` (its ``dir()``)."""
+    try:
+        names = [n for n in dir(owner) if isinstance(n, str) and not n.startswith("_")]
+    except Exception:  # an object's own __dir__ may fail: no hint, still the error
+        return ""
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    return printable(f"; did you mean {' or '.join(close)}?") if close else ""
 
 
 def close_engine(engine: Engine | None) -> None:

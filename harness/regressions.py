@@ -17,14 +17,24 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from fiveup.errors import UsageError
 
 from .compare import Difference
 from .report import plural
+from .sources import read_bounded
+from .text import printable
 
-__all__ = ["CaseChange", "Comparison", "compare_reports", "read_report", "summary", "unlike"]
+__all__ = [
+    "REPORT_MAX_BYTES",
+    "CaseChange",
+    "Comparison",
+    "compare_reports",
+    "read_report",
+    "summary",
+    "unlike",
+]
 
 _BAD = ("fail", "error")
 
@@ -58,25 +68,37 @@ class Comparison:
         return 1 if self.regressions else 0
 
 
+REPORT_MAX_BYTES: Final = 64 << 20
+"""The largest report read: 64 MiB (a report of every fresh case ``certify`` allows is ~3 MB)."""
+
+
 def read_report(path: Path) -> dict[str, Any]:
-    """A JSON report of ``fiveup certify``, or UsageError naming the file and the problem."""
+    """A JSON report of ``fiveup certify``, or UsageError naming the file and the problem.
+
+    Only a regular file of at most :data:`REPORT_MAX_BYTES` is read: a FIFO or a device is
+    refused, never waited on.
+    """
+    name = printable(str(path))
+    raw = read_bounded(path, REPORT_MAX_BYTES)
+    if isinstance(raw, str):
+        raise UsageError(f"{name}: {raw}")
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise UsageError(f"{path}: not UTF-8 text: {exc.reason}") from None
+        raise UsageError(f"{name}: not UTF-8 text: {exc.reason} at byte {exc.start}") from None
     try:
         data: dict[str, Any] = json.loads(text)
+    except RecursionError:
+        raise UsageError(f"{name}: not read: the JSON nests too deeply") from None
     except ValueError as exc:
-        raise UsageError(f"{path}: not JSON: {exc}") from None
+        raise UsageError(f"{name}: not JSON: {printable(str(exc))}") from None
     cases = data.get("cases") if isinstance(data, dict) else None
     if not isinstance(cases, list) or not all(
         isinstance(c, dict) and isinstance(c.get("id"), str) and isinstance(c.get("status"), str)
         for c in cases
     ):
         raise UsageError(
-            f"{path}: not a report of 'fiveup certify --format json' (no list of cases)"
+            f"{name}: not a report of 'fiveup certify --format json' (no list of cases)"
         )
     return data
 

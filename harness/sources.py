@@ -218,18 +218,22 @@ def _not_regular(path: Path, mode: int) -> str:
     return f"cannot read: {kind}, not a regular file (only regular files are read)"
 
 
-def _too_large(size: str) -> str:
-    return f"file too large: {size} bytes, the limit is {MAX_FILE_BYTES} bytes (1 MiB)"
+def _too_large(size: str, limit: int) -> str:
+    return f"file too large: {size} bytes, the limit is {limit} bytes ({limit >> 20} MiB)"
 
 
-def read_bounded(path: Path) -> bytes | str:
-    """The bytes of a regular file of at most :data:`MAX_FILE_BYTES`, or why not."""
+def read_bounded(path: Path, limit: int = MAX_FILE_BYTES) -> bytes | str:
+    """The bytes of a regular file of at most ``limit`` bytes, or why not.
+
+    A FIFO, a device, a socket or a folder is refused without being opened for reading (it
+    could block or never end); a file that grows past ``limit`` while it is read is refused.
+    """
     try:
         info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):
             return _not_regular(path, info.st_mode)
-        if info.st_size > MAX_FILE_BYTES:
-            return _too_large(str(info.st_size))
+        if info.st_size > limit:
+            return _too_large(str(info.st_size), limit)
         fd = os.open(path, _OPEN_FLAGS)
     except OSError as exc:
         return f"cannot read: {_why(exc)}"
@@ -239,8 +243,8 @@ def read_bounded(path: Path) -> bytes | str:
             return _not_regular(path, opened.st_mode)
         chunks: list[bytes] = []
         size = 0
-        while size <= MAX_FILE_BYTES:
-            chunk = os.read(fd, MAX_FILE_BYTES + 1 - size)
+        while size <= limit:
+            chunk = os.read(fd, limit + 1 - size)
             if not chunk:
                 break
             chunks.append(chunk)
@@ -249,7 +253,7 @@ def read_bounded(path: Path) -> bytes | str:
         return f"cannot read: {_why(exc)}"
     finally:
         os.close(fd)
-    return _too_large(f"more than {MAX_FILE_BYTES}") if size > MAX_FILE_BYTES else b"".join(chunks)
+    return _too_large(f"more than {limit}", limit) if size > limit else b"".join(chunks)
 
 
 # Decoding the text -------------------------------------------------------------------------

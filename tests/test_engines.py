@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+from pathlib import Path
 
 import pytest
 from fakes import Broken
@@ -62,9 +63,22 @@ def test_engines_load_by_entry_point_and_by_module_attribute() -> None:
         ("no_such_module:X", "cannot import 'no_such_module'"),
         ("fiveup.reference.engine:Nope", "has no 'Nope'"),
         ("fiveup.contract.notation:ALL_TILES", "has no info() and run"),
+        (":X", "'' is not a module's absolute name"),
+        (".engine:X", "'.engine' is not a module's absolute name"),
+        (
+            "fiveup.reference:ReferenceEngin",
+            "has no 'ReferenceEngin'; did you mean ReferenceEngine?",
+        ),
+        ("broken_on_import:X", "cannot import 'broken_on_import': RuntimeError: half-written"),
+        ("getattr_fails:X", "'getattr_fails' has no 'X'"),
     ],
 )
-def test_a_bad_engine_name_is_a_usage_error(name: str, words: str) -> None:
+def test_a_bad_engine_name_is_a_usage_error(
+    name: str, words: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "broken_on_import.py").write_text("raise RuntimeError('half-written')\n")
+    (tmp_path / "getattr_fails.py").write_text("def __getattr__(name):\n    raise KeyError(name)\n")
+    monkeypatch.syspath_prepend(tmp_path)
     with pytest.raises(UsageError, match=re.escape(words)):
         load_engine(name)
 

@@ -20,10 +20,14 @@ from pathlib import Path
 import pytest
 
 from fiveup.cli import main
+from fiveup.cli.app import COMMANDS
+from fiveup.harness.regressions import REPORT_MAX_BYTES
 from fiveup.harness.sources import MAX_FILE_BYTES
 
 LONG = "9" * 5000
 """A number past Python's limit of 4,300 digits for turning text into an int."""
+FORGED = "\x1b[2J\nfiveup: all good\x07" + "y" * 5000
+"""A word that would clear the screen, forge a line and ring the bell, echoed whole."""
 
 
 def _fifo(folder: Path) -> Path:
@@ -51,6 +55,12 @@ def _zero_link(folder: Path) -> Path:
     return folder / "zero.yaml"
 
 
+def _huge_report(folder: Path) -> Path:
+    with (folder / "huge.json").open("wb") as fh:  # sparse: refused by its size, never read
+        fh.truncate(REPORT_MAX_BYTES + 1)
+    return folder / "huge.json"
+
+
 def _fifo_folder(folder: Path) -> Path:
     (folder / "corpus").mkdir()
     os.mkfifo(folder / "corpus" / "cases.yaml")
@@ -64,6 +74,7 @@ MAKERS: dict[str, Callable[[Path], Path]] = {
     "file": _file,
     "zero-link": _zero_link,
     "fifo-folder": _fifo_folder,
+    "huge-report": _huge_report,
     "none": lambda folder: folder / "absent",
 }
 
@@ -130,6 +141,33 @@ ATTACKS = [
     Attack(
         "render-out-file", ("render", "spec", "--out", "{path}"), ("--out", "not a folder"), "file"
     ),
+    Attack("compare-fifo", ("compare", "{path}", "{path}"), ("{path}", "FIFO"), "fifo"),
+    Attack("compare-zero", ("compare", "{path}", "{path}"), ("{path}", "device"), "zero-link"),
+    Attack("compare-deep", ("compare", "{path}", "{path}"), ("{path}", "deeply"), "deep"),
+    Attack("compare-huge", ("compare", "{path}", "{path}"), ("{path}", "too large"), "huge-report"),
+    Attack("compare-folder", ("compare", "{path}", "{path}"), ("folder",), "fifo-folder"),
+    Attack("engine-forged-module", ("certify", "--engine", FORGED + ":x"), ("--engine", "\\x1b")),
+    Attack("engine-forged-name", ("certify", "--engine", FORGED), ("--engine", "\\n")),
+    Attack(
+        "engine-forged-attribute",
+        ("certify", "--engine", "fiveup.mutants.engines:" + FORGED),
+        ("--engine", "\\x07"),
+    ),
+    Attack("engine-no-module", ("certify", "--engine", ":x"), ("--engine", "absolute name")),
+    Attack("engine-relative", ("certify", "--engine", "..x:y"), ("--engine", "absolute name")),
+    Attack(
+        "engine-mistyped-mutant",
+        ("certify", "--engine", "fiveup.mutants.engines:pen2_remainder_three_round_down"),
+        ("did you mean pen2_remainder_three_rounds_down",),
+    ),
+    Attack("engine-cmd-forged", ("certify", "--engine-cmd", FORGED), ("--engine-cmd", "\\x1b")),
+    Attack("list-k-forged", ("list", "-k", FORGED), ("-k",)),
+    Attack("tally-forged", ("tally", FORGED), ("SCORE",)),
+    *(Attack(f"{command.NAME}-unknown-word", (command.NAME, FORGED), ()) for command in COMMANDS),
+    *(
+        Attack(f"{command.NAME}-unknown-option", (command.NAME, "--" + FORGED), ())
+        for command in COMMANDS
+    ),
     Attack("engine-unknown", ("engine", "--engine", "no.such.module:x"), ("--engine",)),
     Attack("engine-not-an-engine", ("engine", "--engine", "os:getcwd"), ("--engine",)),
 ]
@@ -158,6 +196,8 @@ def test_a_hostile_option_or_file_is_refused_in_one_line(attack: Attack, tmp_pat
         assert out.getvalue() == ""
     assert "Traceback" not in said
     assert len(said) < 3000  # a 5,000-character word is not echoed whole
+    assert all(char.isprintable() for line in said.splitlines() for char in line)
+    assert "\nfiveup: all good" not in said  # no word forges a line of its own
     for word in attack.words:
         assert word.replace("{path}", str(planted)) in said
     assert sorted(p.name for p in tmp_path.rglob("*")) == before  # nothing written

@@ -373,7 +373,9 @@ def test_a_variant_has_its_own_position_key_and_its_memo_counts_every_sequence(
 def test_a_variant_of_the_table_alone_plays_on_the_spec_classes_with_a_key_of_its_own() -> None:
     rules = mutant_named("spn2_branch_after_one_line_side").rules
     variant, standard = _middle_game(rules), _middle_game(STANDARD)
-    assert type(variant) is Round and variant.layout.occupied_key() == standard.layout.occupied_key()
+    assert (
+        type(variant) is Round and variant.layout.occupied_key() == standard.layout.occupied_key()
+    )
     key = variant.position_key()
     assert key is not None and key != standard.position_key()
     assert key == _middle_game(rules).position_key()  # the same position by the same rules

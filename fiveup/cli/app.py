@@ -22,10 +22,11 @@ from typing import TextIO
 
 from fiveup import PROTOCOL_VERSION, SUITE_VERSION
 from fiveup.errors import FiveUpError, FixtureError
+from fiveup.harness.text import cut, printable
 
 from .common import Exit, Parser, Streams
 
-__all__ = ["COMMANDS", "Command", "main"]
+__all__ = ["COMMANDS", "MESSAGE_LINE", "Command", "main", "shown"]
 
 
 class Command:
@@ -166,13 +167,27 @@ def main(
     except BrokenPipeError:  # the reader went away (``fiveup list | head``): nothing to say
         return 1
     except FixtureError as exc:
-        streams.stderr.write(f"{prefix}: error: broken fixtures:\n{exc}\n")
+        streams.stderr.write(f"{prefix}: error: broken fixtures:\n{shown(str(exc))}\n")
     except FiveUpError as exc:
-        streams.stderr.write(f"{prefix}: error: {exc}\n")
+        streams.stderr.write(f"{prefix}: error: {shown(str(exc))}\n")
     except OSError as exc:
         # An error with no file name is a write to a stream the caller gave (stdout to a full
         # disk, a closed terminal): say so rather than print an empty name.
-        where = exc.filename if exc.filename else "writing the output"
+        where = printable(str(exc.filename)) if exc.filename else "writing the output"
         with contextlib.suppress(OSError):  # stderr itself may be full: the code is left
-            streams.stderr.write(f"{prefix}: error: {where}: {exc.strerror or exc}\n")
+            streams.stderr.write(f"{prefix}: error: {shown(f'{where}: {exc.strerror or exc}')}\n")
     return 2
+
+
+MESSAGE_LINE = 1000
+"""The most characters of one line of an error message that are printed."""
+
+
+def shown(message: str) -> str:
+    """An error message as it is printed: each line cut at :data:`MESSAGE_LINE`, and printable.
+
+    A message repeats the user's words (an unknown option, a module name, a command to run),
+    which may hold control characters or run to megabytes; whichever message a command raises,
+    no escape sequence reaches the terminal and no word is echoed whole past the cut.
+    """
+    return "\n".join(printable(cut(line, MESSAGE_LINE)) for line in message.split("\n"))

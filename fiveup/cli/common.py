@@ -65,7 +65,8 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         """Raise the mistake with this command's usage, and what a mistyped word may mean."""
-        raise UsageError(f"{message}{self._suggestion(message)}\n{self.format_usage().rstrip()}")
+        said = printable(f"{message}{self._suggestion(message)}")  # it repeats the user's words
+        raise UsageError(f"{said}\n{self.format_usage().rstrip()}")
 
     def _suggestion(self, message: str) -> str:
         prefix = "unrecognized arguments: "
