@@ -100,8 +100,9 @@ wrong). The project's own suite loads it unless another profile is asked for."""
 settings.register_profile(
     EVERYDAY_PROFILE, derandomize=True, database=None, deadline=None, print_blob=True
 )
-settings.register_profile(
+settings.register_profile(  # random on CI too, where Hypothesis's own defaults derandomize
     LONG_PROFILE,
+    derandomize=False,
     max_examples=2000,
     stateful_step_count=120,
     deadline=None,
