@@ -41,7 +41,6 @@ from .layout import (
     LOW_OF,
     N_TILE_CODES,
     TILE_OF,
-    Join,
     Layout,
     interned_placements,
     new_layout,
@@ -569,8 +568,6 @@ class Round:
         "_derived",
         "_events",
         "_hands",
-        "_inline",
-        "_joins",
         "_layout",
         "_log",
         "_moves",
@@ -640,10 +637,7 @@ class Round:
         self._credit_side = seating.credit_side
         self._credit = derived.credit
         self._pending = _NO_TILE
-        layout = self._layout = new_layout(rules)
-        # Every shared action's key has a record; the spec's table is placed by apply inline.
-        self._joins = cast("list[Join]", layout._joins)
-        self._inline = type(layout) is Layout
+        self._layout = new_layout(rules)
         self._log: list[tuple[int, ...]] = []
         self._events: list[Event] | None = None
         self._result: RoundResult | None = None
@@ -897,36 +891,12 @@ class Round:
             self._apply_other(action)
             return
         if code >= 0:  # a play: the checks of TRN-3 to LAY-3 inline, then the table's
-            tc, pc, target_tc, value, bit, mask, steps = self._joins[code]
+            tc = code // KEY_STRIDE
             hand = self._hands[seat]
             pending = self._pending
             if (pending != _NO_TILE and tc != pending) or tc not in hand:
                 self._refused(action)
-            layout = self._layout
-            if not self._inline:
-                total = layout.place_key(code)
-            else:  # Layout.place_key inline (its LAY-3 test is the hand's): a call a play spared
-                avail = layout.points_by_value
-                occupied = layout._occupied
-                if pc >= 0:
-                    joined = avail[value]
-                    try:
-                        joined.remove(pc)
-                    except ValueError:  # not an available point: absent, occupied or closed
-                        self._refused(action)
-                    change, occupied[target_tc], points, bits = steps[occupied[target_tc]]
-                    total = layout._sum + change
-                    bits |= layout._open if joined else layout._open ^ bit
-                elif layout.placed:
-                    self._refused(action)
-                else:
-                    total, _, points, bits = steps[0]
-                occupied[tc] = mask
-                for point_value, point_code in points:
-                    avail[point_value].append(point_code)
-                layout._open = bits
-                layout._sum = total
-                layout.placed.append(code)
+            total = self._layout.place_key(code)
             hand.remove(tc)
             if pending != _NO_TILE:
                 self._pending = _NO_TILE
