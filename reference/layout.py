@@ -334,19 +334,21 @@ class Layout:
     :class:`~fiveup.errors.IllegalMoveError` and changes nothing. ``rules`` (default: the
     spec's) decides which points open, what counts, which doubles spin and the refusal order.
 
-    Two live indexes are public for the round's hot paths, to read and never to change:
+    Three live indexes are public for the round's hot paths, to read and never to change:
     ``points_by_value[v]`` holds the codes of the available points of value ``v`` in the order
-    they opened, and ``placed`` the placement keys in placement order.
+    they opened, ``open_values`` has bit ``v`` set while ``points_by_value[v]`` is not empty
+    (a tile's halves are tested in one step), and ``placed`` the placement keys in placement
+    order.
     """
 
     __slots__ = (
         "_flat",  # only a _VariantLayout sets it
         "_joins",
         "_occupied",
-        "_open",
         "_rules",
         "_sum",
         "_tables",
+        "open_values",
         "placed",
         "points_by_value",
     )
@@ -363,8 +365,7 @@ class Layout:
 
     # Per tile code: -1 while the tile is off the table, else the mask of occupied slots.
     _occupied: list[int]
-    # Bit v set while points_by_value[v] is not empty: a tile's halves are tested in one step.
-    _open: int
+    open_values: int
     _sum: int
     _rules: Rules
     _tables: LayoutTables
@@ -398,7 +399,7 @@ class Layout:
         other.points_by_value = [points.copy() for points in self.points_by_value]
         other.placed = self.placed.copy()
         other._sum = self._sum
-        other._open = self._open
+        other.open_values = self.open_values
         other._rules = self._rules
         other._tables = self._tables
         other._joins = self._joins
@@ -482,11 +483,11 @@ class Layout:
                 self._refuse(key)
             change, occupied[target_tc], points, bits = steps[occupied[target_tc]]
             total = self._sum + change
-            bits |= self._open if joined else self._open ^ bit
+            bits |= self.open_values if joined else self.open_values ^ bit
         occupied[tc] = mask
         for point_value, point_code in points:
             avail[point_value].append(point_code)
-        self._open = bits
+        self.open_values = bits
         self._sum = total
         self.placed.append(key)
         return total
@@ -629,7 +630,7 @@ class _VariantLayout(Layout):
                 points = self.points_by_value[POINT_VALUE[code]]
                 points.remove(code)
                 if not points:
-                    self._open &= ~(1 << POINT_VALUE[code])
+                    self.open_values &= ~(1 << POINT_VALUE[code])
         self._occupied[tc] = new
         total += tables.counted_sum[tc * _N_MASKS + new] - tables.counted_sum[tc * _N_MASKS + old]
         self._sum = total
@@ -647,7 +648,7 @@ def _start(layout: Layout, rules: Rules) -> None:
     layout.points_by_value = [[], [], [], [], [], [], []]
     layout.placed = []
     layout._sum = 0
-    layout._open = 0
+    layout.open_values = 0
     layout._rules = rules
     if rules is STANDARD and _STANDARD_TABLES:
         tables = _STANDARD_TABLES[0]
@@ -675,7 +676,7 @@ def new_layout(rules: Rules = STANDARD) -> Layout:
         layout.points_by_value = [[], [], [], [], [], [], []]
         layout.placed = []
         layout._sum = 0
-        layout._open = 0
+        layout.open_values = 0
         layout._rules = rules
         tables = _STANDARD_TABLES[0]
         layout._tables = tables

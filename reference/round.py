@@ -395,7 +395,7 @@ _SORTED_CODES = sorted(tile_code(tile) for tile in ALL_TILES)
 _PIPS_OF = [LOW_OF[code] + HIGH_OF[code] for code in range(len(LOW_OF))]
 _PIP_OF = _PIPS_OF.__getitem__
 _PIPS_OF_HAND = repeat(_PIP_OF)  # map(map, _PIPS_OF_HAND, hands): each hand's pips, lazily
-# By the values that have an available point (Layout._open, bit v for value v): whether the
+# By the values that have an available point (Layout.open_values, bit v for value v): whether the
 # tile with each code shows one of them. A tile is tested in one lookup.
 _PLAYABLE = [
     tuple(
@@ -924,7 +924,7 @@ class Round:
             tc = bone.pop()
             hand.append(tc)
             self._log.append((_DREW, seat, tc))
-            if _PLAYABLE[self._layout._open][tc]:
+            if _PLAYABLE[self._layout.open_values][tc]:
                 self._pending = tc
                 self._moves = None
             elif not bone:
@@ -1000,13 +1000,13 @@ class Round:
         layout = self._layout
         if not layout.placed:
             return bool(hand)
-        return any(map(_PLAYABLE[layout._open].__getitem__, hand))
+        return any(map(_PLAYABLE[layout.open_values].__getitem__, hand))
 
     def _anyone_can_place(self) -> bool:
         layout = self._layout
         if not layout.placed:
             return any(self._hands)
-        return any(map(_PLAYABLE[layout._open].__getitem__, chain.from_iterable(self._hands)))
+        return any(map(_PLAYABLE[layout.open_values].__getitem__, chain.from_iterable(self._hands)))
 
     def _pips(self) -> tuple[int, ...]:
         """The pips left in each hand (PEN-1)."""
@@ -1038,7 +1038,7 @@ class Round:
             return moves
         seat = self._turn
         layout = self._layout
-        playable = _PLAYABLE[layout._open]
+        playable = _PLAYABLE[layout.open_values]
         avail = layout.points_by_value
         rows = _PLAY_ROWS[seat]
         moves = []
