@@ -487,6 +487,58 @@ def test_a_campaign_of_every_level_leaves_nothing_for_the_cyclic_collector() -> 
     assert made == [], made[:20]
 
 
+class _Node:
+    """An object in a cycle of its own, counting how many are alive."""
+
+    alive = 0
+
+    def __init__(self) -> None:
+        _Node.alive += 1
+        self.me = self
+
+    def __del__(self) -> None:
+        _Node.alive -= 1
+
+
+class _CachingEngine:
+    """The reference, keeping its last answer's node: evicted, it is garbage of the oldest age."""
+
+    def __init__(self) -> None:
+        self.engine = ReferenceEngine()
+        self.last: _Node | None = None
+
+    def info(self) -> EngineInfo:
+        return self.engine.info()
+
+    def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
+        self.last = _Node()  # the one before lived through a young collection, then lost its name
+        return self.engine.run(level, given)
+
+
+def test_a_campaign_frees_the_cycles_an_engine_drops_after_a_young_collection(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from fiveup.fuzz import campaign
+
+    monkeypatch.setattr(campaign, "COLLECT_EVERY", 1)
+    peaks: list[int] = []
+    for full_every in (10**9, 4):  # never a full collection, then one every fourth
+        monkeypatch.setattr(campaign, "FULL_COLLECT_EVERY", full_every)
+        import gc
+
+        gc.collect()
+        before = _Node.alive
+        seen: list[int] = []
+        run_campaign(
+            ReferenceEngine(), _CachingEngine(), 2, range(60), levels=(Level.SCORING,),
+            progress=lambda tally: seen.append(_Node.alive - before),
+        )  # fmt: skip
+        gc.collect()
+        peaks.append(max(seen))
+    assert peaks[0] >= 50, "without a full collection the dropped nodes pile up"
+    assert peaks[1] <= 6, peaks
+
+
 def test_a_campaign_switches_the_collector_back_on_and_leaves_it_off_if_it_was() -> None:
     import gc
 

@@ -667,6 +667,9 @@ def run_campaign(
 
 COLLECT_EVERY: Final = 200
 """Cases between two collections of the young generations while a campaign runs."""
+FULL_COLLECT_EVERY: Final = 100
+"""Young collections between two full ones (every 20,000 cases): garbage that had lived through
+a young collection (an engine's cache entry, evicted later) is in the oldest generation."""
 
 
 @contextmanager
@@ -677,9 +680,10 @@ def _collector_paused() -> Iterator[None]:
     by reference counting: the campaign's own code builds no reference cycles (a test runs a
     campaign of every level and finds nothing for the collector), so the automatic collections,
     one every 700 new containers, walk live objects for nothing. What an engine under test or
-    a divergence's report may leave in cycles is still collected, by the young collection
-    :func:`_campaign` runs every :data:`COLLECT_EVERY` cases, so memory stays bounded. The
-    collector is switched back on after (if it was on), whatever happens.
+    a divergence's report may leave in cycles is still collected: :func:`_campaign` collects
+    the young generations every :data:`COLLECT_EVERY` cases and all of them every
+    :data:`FULL_COLLECT_EVERY` young collections, so memory stays bounded. The collector is
+    switched back on after (if it was on), whatever happens.
     """
     was_on = gc.isenabled()
     gc.disable()
@@ -727,7 +731,8 @@ def _campaign(
                 written = write_fixture(out, case, result) if kept and out is not None else ""
                 tally.divergences.append(Divergence(index, case, result, written, kind))
             if tally.cases % COLLECT_EVERY == 0:
-                gc.collect(1)
+                full = tally.cases % (COLLECT_EVERY * FULL_COLLECT_EVERY) == 0
+                gc.collect(2 if full else 1)
                 if progress is not None:
                     tally.seconds = time.perf_counter() - start
                     progress(tally)
