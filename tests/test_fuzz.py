@@ -515,28 +515,31 @@ class _CachingEngine:
         return self.engine.run(level, given)
 
 
+def _peak_of_dropped_nodes(every: int, full_every: int, monkeypatch: pytest.MonkeyPatch) -> int:
+    """The most nodes of a caching engine alive at once in a campaign collecting so often."""
+    import gc
+
+    from fiveup.fuzz import campaign
+
+    monkeypatch.setattr(campaign, "COLLECT_EVERY", every)
+    monkeypatch.setattr(campaign, "FULL_COLLECT_EVERY", full_every)
+    gc.collect()
+    before = _Node.alive
+    seen: list[int] = []
+    run_campaign(
+        ReferenceEngine(), _CachingEngine(), 2, range(60), levels=(Level.SCORING,),
+        progress=lambda tally: seen.append(_Node.alive - before),
+    )  # fmt: skip
+    gc.collect()
+    return max(seen)
+
+
 def test_a_campaign_frees_the_cycles_an_engine_drops_after_a_young_collection(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from fiveup.fuzz import campaign
-
-    monkeypatch.setattr(campaign, "COLLECT_EVERY", 1)
-    peaks: list[int] = []
-    for full_every in (10**9, 4):  # never a full collection, then one every fourth
-        monkeypatch.setattr(campaign, "FULL_COLLECT_EVERY", full_every)
-        import gc
-
-        gc.collect()
-        before = _Node.alive
-        seen: list[int] = []
-        run_campaign(
-            ReferenceEngine(), _CachingEngine(), 2, range(60), levels=(Level.SCORING,),
-            progress=lambda tally: seen.append(_Node.alive - before),
-        )  # fmt: skip
-        gc.collect()
-        peaks.append(max(seen))
-    assert peaks[0] >= 50, "without a full collection the dropped nodes pile up"
-    assert peaks[1] <= 6, peaks
+    never = _peak_of_dropped_nodes(1, 10**9, monkeypatch)  # young collections alone
+    assert never >= 50, "without a full collection the dropped nodes pile up"
+    assert _peak_of_dropped_nodes(1, 4, monkeypatch) <= 6  # a full one every fourth
 
 
 def test_a_campaign_switches_the_collector_back_on_and_leaves_it_off_if_it_was() -> None:
