@@ -584,20 +584,21 @@ def test_the_prefix_bytes_cut_from_a_refusal_are_those_of_the_prefix_observation
     assert cut > 20
 
 
-def test_a_timed_call_is_cut_off_after_its_limit_of_ticks_and_not_before() -> None:
-    from fiveup.errors import EngineError
-    from fiveup.fuzz import campaign
+def test_a_hanging_candidate_is_cut_off_beside_a_timed_baseline() -> None:
+    """As ``fiveup fuzz`` runs: the baseline is timed too, and its calls set and clear the timer."""
     from fiveup.harness.engines import TimedEngine
 
-    armed = campaign._Armed(TimedEngine(ReferenceEngine(), 2.0))
-    armed.calls, armed.busy = 1, True
-    for _ in range(campaign._TICKS):  # the first tick only notes the call
-        armed.tick()
-    with pytest.raises(EngineError, match="did not answer within 2 s"):
-        armed.tick()
-    armed.calls += 1  # the next call starts the count again
-    for _ in range(campaign._TICKS):
-        armed.tick()
-    armed.busy = False
-    for _ in range(3 * campaign._TICKS):
-        armed.tick()  # no call runs: nothing to cut off
+    baseline = TimedEngine(ReferenceEngine(), 10.0)
+    tally = run_campaign(
+        baseline, TimedEngine(_Hanging(), 0.05), 1, range(3), levels=(Level.SCORING,)
+    )
+    assert tally.cases == 3 and len(tally.divergences) == 3
+    assert all("did not answer within 0.05 s" in d.result.message for d in tally.divergences)
+
+
+def test_a_limit_too_short_for_any_answer_stops_the_campaign_at_the_handshake() -> None:
+    from fiveup.errors import EngineError
+    from fiveup.harness.engines import TimedEngine
+
+    with pytest.raises(EngineError, match="did not answer within 1e-05 s"):
+        run_campaign(ReferenceEngine(), TimedEngine(_Hanging(), 1e-5), 1, range(3))

@@ -15,7 +15,7 @@ one is not walked again (``marshal`` bytes in process, the reply line over the p
 against an engine that can ``submit`` and ``collect`` (a process engine) the next case is
 made while the candidate plays the last one, one request in flight as the protocol requires.
 A campaign runs with the cyclic collector paused (:func:`_collector_paused`: its cases build no
-cycles) and times an in-process engine with one repeating timer (:class:`_Armed`).
+cycles) and installs an in-process engine's alarm handler once (:class:`_Armed`).
 """
 
 from __future__ import annotations
@@ -560,58 +560,39 @@ def kind_of(case: Case, result: CaseResult) -> str:
     return f"{case.level.value} {result.rule}: {where or result.status.value}"
 
 
-_TICKS: Final = 4
-"""Watchdog ticks per time limit: a call is cut off between 1 and 1 + 1/_TICKS limits."""
+_LONGEST_TIMER: Final = 1e8
+"""Seconds: a longer limit is left to :class:`TimedEngine`'s own timer around each call."""
 
 
 class _Armed:
-    """A :class:`TimedEngine`'s engine under its time limit, watched by one repeating timer.
+    """A :class:`TimedEngine`'s engine under its time limit, the alarm's handler installed once.
 
-    ``TimedEngine`` installs a SIGALRM handler and sets a timer around every call (four system
-    calls); a campaign makes thousands of calls, so it installs the handler and starts one
-    repeating timer for the whole campaign (:func:`_armed`), ticking :data:`_TICKS` times a
-    limit, and a call only counts itself and says it is busy. A tick that finds the same call
-    busy for :data:`_TICKS` ticks in a row cuts it off with the error ``TimedEngine`` raises:
-    no call is cut off before its limit, and a hang is cut off within a quarter limit past it.
+    ``TimedEngine`` installs and removes a SIGALRM handler around every call; a campaign makes
+    thousands of calls, so it installs the handler for the whole campaign (:func:`_armed`) and
+    only sets and clears the timer around each call: the same limit, the same error. The timer
+    is set anew for every call, not left repeating: a timed baseline's calls (``fiveup fuzz``
+    times the reference too) set and clear the same timer in between.
     """
 
     def __init__(self, timed: TimedEngine) -> None:
         self.engine = timed.engine
         self.timeout = timed.timeout
-        self.calls = 0
-        """Calls begun."""
-        self.busy = False
-        """True while a call runs."""
-        self.watched = -1
-        self.ticks = 0
-
-    def tick(self) -> None:
-        """One tick of the timer: raise in the call that has used up its time limit."""
-        if not self.busy or self.watched != self.calls:
-            self.watched, self.ticks = self.calls, 0
-            return
-        self.ticks += 1
-        if self.ticks >= _TICKS:
-            self.ticks = 0
-            raise EngineError(f"the engine did not answer within {self.timeout:g} s")
 
     def info(self) -> EngineInfo:
         """The wrapped engine's identity, within the time limit."""
-        self.calls += 1
-        self.busy = True
+        signal.setitimer(signal.ITIMER_REAL, self.timeout)
         try:
             return self.engine.info()
         finally:
-            self.busy = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
 
     def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
         """Run one case, within the time limit."""
-        self.calls += 1
-        self.busy = True
+        signal.setitimer(signal.ITIMER_REAL, self.timeout)
         try:
             return self.engine.run(level, given)
         finally:
-            self.busy = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 @contextmanager
@@ -627,20 +608,14 @@ def _armed(candidate: Engine) -> Iterator[Engine]:
     armed = _Armed(candidate)
 
     def expire(signum: int, frame: FrameType | None) -> None:
-        armed.tick()
+        raise EngineError(f"the engine did not answer within {armed.timeout:g} s")
 
     previous = signal.signal(signal.SIGALRM, expire)
-    period = armed.timeout / _TICKS
-    signal.setitimer(signal.ITIMER_REAL, period, period)
     try:
         yield armed
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-
-
-_LONGEST_TIMER: Final = 1e8
-"""Seconds: a longer limit is left to :class:`TimedEngine`'s own timer around each call."""
 
 
 def run_campaign(
