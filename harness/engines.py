@@ -67,18 +67,34 @@ def load_engine(name: str) -> Engine:
                 f"--engine {shown}: no engine of that name (installed: "
                 f"{', '.join(known) or 'none'}; or give module:attribute)"
             )
-        target = next(iter(found)).load()
-    if isinstance(target, type) or (callable(target) and not isinstance(target, Engine)):
         try:
-            target = target()
-        except Exception as exc:
-            why = printable(cut(str(exc), _SHOWN_NAME))
-            raise UsageError(f"--engine {shown}: creating the engine failed: {why}") from None
-    engine = target
-    if not isinstance(engine, Engine):
-        what = printable(cut(repr(engine), _SHOWN_NAME))
-        raise UsageError(f"--engine {shown}: {what} has no info() and run(level, given)")
-    return engine
+            target = next(iter(found)).load()
+        except (Exception, SystemExit) as exc:  # the installed package fails as it is imported
+            raise UsageError(f"--engine {shown}: loading it failed: {_told(exc)}") from None
+    try:
+        if isinstance(target, type) or (callable(target) and not isinstance(target, Engine)):
+            try:
+                target = target()
+            except (Exception, SystemExit) as exc:
+                why = _told(exc)
+                raise UsageError(f"--engine {shown}: creating the engine failed: {why}") from None
+        if isinstance(target, Engine):
+            return target
+        what = printable(cut(repr(target), _SHOWN_NAME))
+    except UsageError:
+        raise
+    except Exception as exc:  # an object whose __getattr__ or __repr__ itself fails
+        raise UsageError(f"--engine {shown}: not an engine: {_told(exc)}") from None
+    raise UsageError(f"--engine {shown}: {what} has no info() and run(level, given)")
+
+
+def _told(exc: BaseException) -> str:
+    """An exception as one short printable line, even one whose ``__str__`` fails."""
+    try:
+        text = f"{type(exc).__name__}: {exc}"
+    except Exception:
+        text = type(exc).__name__
+    return printable(cut(text, _SHOWN_NAME))
 
 
 _SHOWN_NAME = 200
@@ -97,9 +113,8 @@ def _from_module(name: str, shown: str) -> Any:
         sys.path.insert(0, os.getcwd())
     try:
         target: Any = importlib.import_module(module_name)
-    except Exception as exc:  # a missing module, or one that fails as it is imported
-        why = printable(cut(f"{type(exc).__name__}: {exc}", _SHOWN_NAME))
-        raise UsageError(f"--engine {shown}: cannot import {module_shown}: {why}") from None
+    except (Exception, SystemExit) as exc:  # missing, or failing (or exiting) as it imports
+        raise UsageError(f"--engine {shown}: cannot import {module_shown}: {_told(exc)}") from None
     for part in attr.split("."):
         try:
             target = getattr(target, part)

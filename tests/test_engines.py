@@ -71,6 +71,9 @@ def test_engines_load_by_entry_point_and_by_module_attribute() -> None:
         ),
         ("broken_on_import:X", "cannot import 'broken_on_import': RuntimeError: half-written"),
         ("getattr_fails:X", "'getattr_fails' has no 'X'"),
+        ("exits_on_import:X", "cannot import 'exits_on_import': SystemExit: 3"),
+        ("hostile_objects:ODD", "not an engine: RuntimeError: no attributes"),
+        ("hostile_objects:FACTORY", "creating the engine failed: Unsayable"),
     ],
 )
 def test_a_bad_engine_name_is_a_usage_error(
@@ -78,6 +81,18 @@ def test_a_bad_engine_name_is_a_usage_error(
 ) -> None:
     (tmp_path / "broken_on_import.py").write_text("raise RuntimeError('half-written')\n")
     (tmp_path / "getattr_fails.py").write_text("def __getattr__(name):\n    raise KeyError(name)\n")
+    (tmp_path / "exits_on_import.py").write_text("raise SystemExit(3)\n")
+    (tmp_path / "hostile_objects.py").write_text(
+        "class Odd:\n"
+        "    def __getattr__(self, name):\n"
+        "        raise RuntimeError('no attributes')\n"
+        "ODD = Odd()\n"
+        "class Unsayable(Exception):\n"
+        "    def __str__(self):\n"
+        "        raise RuntimeError('nothing to say')\n"
+        "def FACTORY():\n"
+        "    raise Unsayable()\n"
+    )
     monkeypatch.syspath_prepend(tmp_path)
     with pytest.raises(UsageError, match=re.escape(words)):
         load_engine(name)
