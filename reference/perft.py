@@ -16,7 +16,6 @@ from typing import Any
 from fiveup.contract.notation import Action, Slot, Verb
 
 from .round import Round
-from .rules import Rules
 
 __all__ = ["action_order", "count", "divide", "legal_actions"]
 
@@ -53,28 +52,16 @@ MEMO_ENTRIES = 200_000
 KNOWN_ENTRIES = 4096
 """Counts and divisions of the positions asked about that the process remembers at most."""
 
-# By the identity of the round's rules and its position key (which need not tell two sets of
-# rules apart: it serves one count, under one set of rules); each entry holds its rules, so that
-# their identity is not another's while it is remembered.
-_Key = tuple[int, Hashable, int]
-_COUNTED: dict[_Key, tuple[Rules, int]] = {}
-_DIVIDED: dict[_Key, tuple[Rules, tuple[tuple[Action, int], ...]]] = {}
+# By position key and depth: a key starts with its rules' own token unless they are the spec's.
+_Key = tuple[Hashable, int]
+_COUNTED: dict[_Key, int] = {}
+_DIVIDED: dict[_Key, tuple[tuple[Action, int], ...]] = {}
 
 
-def _key(round_: Round, depth: int) -> _Key:
-    return (id(round_.rules), round_.position_key(), depth)
-
-
-def _found(known: dict[_Key, tuple[Rules, Any]], key: _Key, round_: Round) -> Any:
-    """What is remembered of the position under the round's own rules, or None."""
-    found = known.get(key)
-    return found[1] if found is not None and found[0] is round_.rules else None
-
-
-def _remember(known: dict[_Key, tuple[Rules, Any]], key: _Key, round_: Round, value: Any) -> None:
+def _remember(known: dict[_Key, Any], key: _Key, value: Any) -> None:
     if len(known) >= KNOWN_ENTRIES:
         known.clear()
-    known[key] = (round_.rules, value)
+    known[key] = value
 
 
 def count(round_: Round, depth: int) -> int:
@@ -86,13 +73,14 @@ def count(round_: Round, depth: int) -> int:
     """
     if depth < 0:
         raise ValueError(f"a depth is 0 or more, not {depth}")
-    if depth <= 1 or round_.position_key() is None:
+    position = round_.position_key() if depth > 1 else None
+    if position is None:
         return _count(round_, depth, {})
-    key = _key(round_, depth)
-    known: int | None = _found(_COUNTED, key, round_)
+    key = (position, depth)
+    known = _COUNTED.get(key)
     if known is None:
         known = _count(round_, depth, {})
-        _remember(_COUNTED, key, round_, known)
+        _remember(_COUNTED, key, known)
     return known
 
 
@@ -123,9 +111,10 @@ def divide(round_: Round, depth: int) -> dict[Action, int]:
         raise ValueError(f"a depth is 0 or more, not {depth}")
     if depth == 0:
         return {}
-    key = _key(round_, depth) if depth > 1 and round_.position_key() is not None else None
+    position = round_.position_key() if depth > 1 else None
+    key = None if position is None else (position, depth)
     if key is not None:
-        known = _found(_DIVIDED, key, round_)
+        known = _DIVIDED.get(key)
         if known is not None:
             return dict(known)
     counts = {}
@@ -135,5 +124,5 @@ def divide(round_: Round, depth: int) -> dict[Action, int]:
         child.apply(action)
         counts[action] = _count(child, depth - 1, memo)
     if key is not None:
-        _remember(_DIVIDED, key, round_, tuple(counts.items()))
+        _remember(_DIVIDED, key, tuple(counts.items()))
     return counts
