@@ -32,7 +32,7 @@ from fiveup.contract.engine import (
 from fiveup.contract.schemas import info_problem
 from fiveup.errors import EngineError, UsageError
 
-from .process import Failure, ProcessEngine, ProcessEngineError
+from .process import Failure, ProcessEngine, ProcessEngineError, check_seconds
 from .sandbox import IN_PROCESS_REFUSAL, Sandbox
 from .text import cut, printable
 
@@ -151,6 +151,7 @@ def open_engine(
     a ``sandbox`` the process runs under bubblewrap; an in-process engine cannot be contained,
     so asking for one with a sandbox is a UsageError.
     """
+    check_seconds(timeout)
     if sandbox is not None and not command:
         raise UsageError(IN_PROCESS_REFUSAL)
     if command:
@@ -165,13 +166,13 @@ class TimedEngine:
     """
 
     def __init__(self, engine: Engine, timeout: float) -> None:
-        """Wrap ``engine``."""
+        """Wrap ``engine``; ``timeout`` is checked as :func:`check_seconds` checks it."""
         self.engine = engine
-        self.timeout = timeout
+        self.timeout = check_seconds(timeout)
 
     @contextmanager
     def _limit(self) -> Iterator[None]:
-        if self.timeout <= 0 or threading.current_thread() is not threading.main_thread():
+        if threading.current_thread() is not threading.main_thread():
             yield
             return
 

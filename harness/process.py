@@ -59,19 +59,42 @@ from .pipes import EndOfOutput, EngineProcess, LineTooLong, Timeout
 from .sandbox import Sandbox
 
 __all__ = [
+    "MAX_TIMEOUT",
     "SCHEMA_NAMES",
     "Failure",
     "ProcessEngine",
     "ProcessEngineError",
+    "check_seconds",
     "given_problem",
     "message_problem",
     "observation_problem",
     "protocol_schema",
     "run_line",
+    "seconds_range",
 ]
 
+MAX_TIMEOUT: Final = 3600.0
+"""The longest time limit an engine call may be given, in seconds."""
 _EXIT_GRACE = 0.5
 """How long an engine that closed its stdout may take to exit before it is killed."""
+
+
+def check_seconds(value: float, name: str = "timeout", most: float = MAX_TIMEOUT) -> float:
+    """``value``, when it is a time limit a clock can keep: more than 0 and at most ``most``.
+
+    Else UsageError naming ``name``. NaN and infinity are refused here: they pass or fail a
+    comparison quietly and then break a timer deep inside a call, where the engine would be
+    blamed for the caller's mistake.
+    """
+    if isinstance(value, bool) or not (isinstance(value, int | float) and 0 < value <= most):
+        said = f"{name} {value!r}" if name else repr(value)
+        raise UsageError(f"{said} is out of range: {seconds_range(most)}")
+    return float(value)
+
+
+def seconds_range(most: float = MAX_TIMEOUT) -> str:
+    """What :func:`check_seconds` takes, as its messages say it."""
+    return f"more than 0 and at most {most:g} seconds"
 
 
 # --------------------------------------------------------------------------- errors
@@ -210,8 +233,7 @@ class ProcessEngine:
             ("stop_timeout", stop_timeout),
             ("start_timeout", timeout if start_timeout is None else start_timeout),
         ):
-            if not value > 0:
-                raise UsageError(f"{name} must be a positive number of seconds, not {value!r}")
+            check_seconds(value, name)
         if max_line_bytes < 1 or stderr_tail_bytes < 0 or max_failed_starts < 1:
             raise UsageError("max_line_bytes and max_failed_starts must be positive")
         self.command: tuple[str, ...] = tuple(argv)

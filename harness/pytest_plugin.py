@@ -29,6 +29,7 @@ from .certify import (
 )
 from .corpus import Case, Corpus, load_corpus
 from .engines import close_engine, startup_hint
+from .process import check_seconds
 from .report import report_model, rerun_command
 from .runner import CaseResult, Status, run_case
 from .sandbox import IN_PROCESS_REFUSAL, Sandbox
@@ -163,6 +164,7 @@ def pytest_configure(config: pytest.Config) -> None:
         if config.getoption("fiveup_sandbox") and not config.getoption("fiveup_engine_cmd"):
             raise pytest.UsageError(f"fiveup: {IN_PROCESS_REFUSAL}")
         try:
+            check_seconds(config.getoption("fiveup_timeout"), "--fiveup-timeout")
             config.stash[_STATE] = _Session(config)
         except FiveUpError as exc:
             raise pytest.UsageError(f"fiveup: {exc}") from None

@@ -143,7 +143,7 @@ def test_an_engine_that_cannot_start_is_said_once_with_exit_1() -> None:
         (["certify", "--case", "no.such.case"], "no case no.such.case"),
         (["certify", "-k", "(unclosed"], "is never closed"),
         (["certify", "-k", "zzzz-nothing"], "no case matches"),
-        (["certify", "--timeout", "0"], "--timeout must be positive"),
+        (["certify", "--timeout", "0"], "--timeout: 0 is out of range: more than 0"),
         (["certify", "--format", "pdf"], "invalid choice: 'pdf'"),
         (["certify", "--engine", "reference", "--engine-cmd", "x"], "not allowed with argument"),
         (["certify", "--fixtures", "/no/such/dir"], "no such file or folder"),

@@ -31,12 +31,12 @@ def test_the_command_prints_raw_displayed_and_the_marks() -> None:
     [
         ("-5", "0 or more"),
         ("7", "multiple of 5"),
-        ("x", "invalid int"),
-        ("", "invalid int"),
+        ("x", "not a whole number"),
+        ("", "not a whole number"),
         (str(MAX_SCORE + 5), "too large"),
         (str(10**12), "too large"),  # once a MemoryError
-        ("1" + "0" * 5000, "invalid int"),  # past Python's digit limit
-        ("1e3", "invalid int"),
+        ("1" + "0" * 5000, "not a whole number"),  # past Python's digit limit
+        ("1e3", "not a whole number"),
     ],
 )
 def test_a_score_the_tally_cannot_record_exits_2(score: str, words: str) -> None:

@@ -82,4 +82,4 @@ def test_fresh_is_bounded(count: str) -> None:
     out, err = io.StringIO(), io.StringIO()
     code = main(["certify", "--fresh", count], stdout=out, stderr=err)
     assert code == 2 and out.getvalue() == ""
-    assert f"--fresh {count}: at most 1000 fresh cases per level" in err.getvalue()
+    assert f"--fresh: {count} is out of range: from 0 to 1,000" in err.getvalue()

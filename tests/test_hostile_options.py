@@ -95,7 +95,7 @@ class Attack:
 
 ATTACKS = [
     Attack("tally-huge", ("tally", str(10**12)), ("too large",)),
-    Attack("tally-digits", ("tally", LONG), ("SCORE", "invalid int")),
+    Attack("tally-digits", ("tally", LONG), ("SCORE", "not a whole number")),
     Attack("tally-negative", ("tally", "-5"), ("0 or more",)),
     Attack(
         "transcripts-seed-digits",

@@ -389,9 +389,9 @@ def test_list_shows_the_catalogue_without_running_it() -> None:
         (["--mutant", "pts2_targt_300"], "no mutant 'pts2_targt_300' in the catalogue; did you"),
         (["-k", "no-case-has-this-word"], "no case matches"),
         (["--format", "xml"], "invalid choice"),
-        (["--jobs", "0"], "--jobs 0: must be between 1 and "),
-        (["--jobs", "100000"], "--jobs 100000: must be between 1 and "),
-        (["--jobs", "two"], "invalid int value"),
+        (["--jobs", "0"], "--jobs: 0 is out of range: from 1 to "),
+        (["--jobs", "100000"], "--jobs: 100000 is out of range: from 1 to "),
+        (["--jobs", "two"], "not a whole number: 'two'"),
     ],
 )
 def test_usage_mistakes_exit_2(args: list[str], message: str) -> None:

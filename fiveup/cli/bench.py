@@ -31,7 +31,8 @@ from fiveup.reference.bench import (
     to_json,
 )
 
-from .common import Streams, add_engine_options, check_engine_command, positive_count
+from .common import Streams, add_engine_options, check_engine_command
+from .options import MAX_BENCH_COUNT, count, seconds, seed
 
 NAME = "bench"
 HELP = "measure the reference engine, and an engine under test beside it"
@@ -43,32 +44,32 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``bench``."""
     parser.add_argument(
         "--rounds",
-        type=positive_count,
+        type=count(MAX_BENCH_COUNT),
         default=DEFAULT_ROUNDS,
         metavar="N",
         help=f"random rounds per player count (default {DEFAULT_ROUNDS})",
     )
     parser.add_argument(
         "--matches",
-        type=positive_count,
+        type=count(MAX_BENCH_COUNT),
         default=DEFAULT_MATCHES,
         metavar="N",
         help=f"random matches per player count (default {DEFAULT_MATCHES})",
     )
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
+    parser.add_argument("--seed", type=seed, default=0, metavar="S", help="seed (default 0)")
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="text (default) or json"
     )
     add_engine_options(parser, "also measure this engine")
     parser.add_argument(
         "--requests",
-        type=positive_count,
+        type=count(MAX_BENCH_COUNT),
         default=DEFAULT_REQUESTS,
         metavar="N",
         help=f"round requests per player count for the engine (default {DEFAULT_REQUESTS})",
     )
     parser.add_argument(
-        "--timeout", type=float, default=10.0, metavar="SECONDS", help="per request (default 10)"
+        "--timeout", type=seconds, default=10.0, metavar="SECONDS", help="per request (default 10)"
     )
     parser.add_argument(
         "--startup",

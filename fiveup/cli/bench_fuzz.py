@@ -18,7 +18,7 @@ from fiveup.errors import UsageError
 from fiveup.fuzz.speed import SpeedReport, measure
 
 from .common import Streams
-from .fuzz import MAX_SEED, whole_number
+from .options import MAX_BENCH_COUNT, count, seed
 
 NAME = "bench-fuzz"
 HELP = "fuzzing's speed in process and over the protocol, beside bench's 2-player rate"
@@ -26,8 +26,8 @@ DEFAULT_BENCH_ROUNDS = 5000
 """Random 2-player rounds timed for bench's rate."""
 DEFAULT_CASES = 3000
 """Cases of each fuzz campaign."""
-MAX_COUNT = 1_000_000
-"""The most rounds or cases one measurement plays: a benchmark is a short run."""
+MAX_COUNT = MAX_BENCH_COUNT
+"""The most rounds or cases one measurement plays."""
 _WIDTH = 51
 
 
@@ -35,14 +35,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``bench-fuzz``."""
     parser.add_argument(
         "--rounds",
-        type=whole_number(1, MAX_COUNT),
+        type=count(MAX_COUNT, low=1),
         default=DEFAULT_BENCH_ROUNDS,
         metavar="N",
         help=f"2-player rounds for bench's rate (default {DEFAULT_BENCH_ROUNDS})",
     )
     parser.add_argument(
         "--cases",
-        type=whole_number(1, MAX_COUNT),
+        type=count(MAX_COUNT, low=1),
         default=DEFAULT_CASES,
         metavar="N",
         help=f"cases of each fuzz campaign (default {DEFAULT_CASES})",
@@ -55,7 +55,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--seed",
-        type=whole_number(-MAX_SEED, MAX_SEED - 1),
+        type=seed,
         default=0,
         metavar="S",
         help="seed (default 0)",

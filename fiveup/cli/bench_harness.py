@@ -20,17 +20,26 @@ from fiveup.harness.engines import close_engine, load_engine, open_engine
 from fiveup.harness.process import ProcessEngine
 
 from .common import Streams, add_engine_options, check_engine_command
+from .options import count, seconds
 
 NAME = "bench-harness"
 HELP = "time the corpus in-process and through the process protocol"
+MAX_REPEAT = 100
+"""The most runs of each kind: the best of a hundred is as good as the best of more."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``bench-harness``."""
-    parser.add_argument("--repeat", type=int, default=3, help="runs of each kind (best is kept)")
+    parser.add_argument(
+        "--repeat",
+        type=count(MAX_REPEAT, low=1),
+        default=3,
+        metavar="N",
+        help=f"runs of each kind, the best kept (default 3, at most {MAX_REPEAT})",
+    )
     add_engine_options(parser, "also time this engine")
     parser.add_argument(
-        "--timeout", type=float, default=10.0, metavar="SECONDS", help="per case (default 10)"
+        "--timeout", type=seconds, default=10.0, metavar="SECONDS", help="per case (default 10)"
     )
 
 

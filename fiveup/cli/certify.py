@@ -28,9 +28,9 @@ from .common import (
     check_writable,
     engine_args,
     load_fixtures,
-    positive_count,
     write_atomically,
 )
+from .options import count, seconds, seed
 from .spec_copy import check_site, spec_copy_folder, write_spec_copy
 from .tally import tally_text
 
@@ -100,7 +100,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=seconds,
         default=10.0,
         metavar="SECONDS",
         help="time limit per case (default 10)",
@@ -121,7 +121,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--fresh",
-        type=positive_count,
+        type=count(MAX_FRESH),
         metavar="N",
         help=f"play N fresh random cases of each declared level beside the corpus, expected as "
         f"the reference plays them (default {DEFAULT_FRESH} on a whole-corpus run, with or "
@@ -129,7 +129,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        type=seed,
         metavar="S",
         help="the seed of the fresh cases (default: the seed of the fresh cases the "
         "--expected-failures file lists, else a new one, printed in the report)",
@@ -188,10 +188,6 @@ def _fresh(
 
 
 def _certify(args: argparse.Namespace) -> Run:
-    if args.timeout <= 0:
-        raise UsageError("--timeout must be positive")
-    if args.fresh is not None and args.fresh > MAX_FRESH:
-        raise UsageError(f"--fresh {args.fresh}: at most {MAX_FRESH} fresh cases per level")
     check_engine_command(args)
     corpus = load_fixtures(args.fixtures)
     plan = plan_run(

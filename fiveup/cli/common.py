@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from fiveup.contract.engine import DEFAULT_ENGINE
-from fiveup.contract.schemas import clip
 from fiveup.errors import UsageError
 from fiveup.harness.files import write_whole
 from fiveup.harness.text import printable
@@ -26,7 +25,6 @@ __all__ = [
     "check_writable",
     "engine_args",
     "load_fixtures",
-    "positive_count",
     "shown",
     "write_atomically",
 ]
@@ -89,17 +87,6 @@ class Parser(argparse.ArgumentParser):
         if message:
             self.stdout.write(message)
         raise Exit(status)
-
-
-def positive_count(text: str) -> int:
-    """A whole number of 0 or more, for options that count things."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {clip(text, 40)!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"cannot be negative: {value}")
-    return value
 
 
 def add_engine_options(parser: argparse.ArgumentParser, what: str = "the engine") -> None:

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
 import os
-import re
 import tempfile
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -34,6 +32,7 @@ from fiveup.harness.sources import read_bounded
 from fiveup.harness.text import printable
 
 from .common import Streams, add_engine_options, check_engine_command
+from .options import PLAYERS, seconds, seed, whole_number
 
 NAME = "fuzz"
 HELP = "play random cases on a baseline and an engine; write each divergence as a fixture"
@@ -41,31 +40,10 @@ HELP = "play random cases on a baseline and an engine; write each divergence as 
 
 MAX_ROUNDS: Final = 10_000_000
 """The most cases one campaign plays (hours of work at the reference's speed)."""
-MAX_SEED: Final = 2**63
-"""Seeds lie in -2**63 <= S < 2**63."""
 MAX_KEEP: Final = 100_000
 """The most fixtures written per kind of divergence."""
-MAX_TIMEOUT: Final = 3600.0
-"""The longest per-case time limit, in seconds."""
 MAX_MERGED: Final = MAX_ROUNDS
 """The most reports one --merge reads (each is a file of at most 1 MiB)."""
-_WHOLE: Final = re.compile(r"[+-]?[0-9]{1,30}")
-
-
-def whole_number(low: int, high: int, what: str = "") -> Callable[[str], int]:
-    """An option's type: a whole number from ``low`` to ``high``, ASCII digits."""
-
-    def parse(text: str) -> int:
-        if _WHOLE.fullmatch(text.strip()) is None:
-            raise argparse.ArgumentTypeError(f"not a whole number: {printable(text)!r}")
-        value = int(text)
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(
-                f"{value} is out of range: from {low:,} to {high:,}{what}"
-            )
-        return value
-
-    return parse
 
 
 def _cores() -> int:
@@ -75,18 +53,6 @@ def _cores() -> int:
     except (AttributeError, OSError):  # not Linux
         cores = os.cpu_count() or 1
     return max(cores, 2)
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {printable(text)!r}") from None
-    if not (math.isfinite(value) and 0 < value <= MAX_TIMEOUT):
-        raise argparse.ArgumentTypeError(
-            f"{printable(text)} is out of range: more than 0 and at most {MAX_TIMEOUT:g} seconds"
-        )
-    return value
 
 
 def _shard(text: str) -> Shard:
@@ -113,7 +79,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="random cases to play (default 2000)",
     )
-    parser.add_argument("--players", type=int, choices=PLAYER_COUNTS, help="only this many players")
+    parser.add_argument(
+        "--players", type=PLAYERS, choices=PLAYER_COUNTS, help="only this many players"
+    )
     parser.add_argument(
         "--level",
         dest="levels",
@@ -125,7 +93,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--seed",
-        type=whole_number(-MAX_SEED, MAX_SEED - 1),
+        type=seed,
         default=0,
         metavar="S",
         help="campaign seed (default 0)",
@@ -157,7 +125,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--timeout",
-        type=_seconds,
+        type=seconds,
         default=10.0,
         metavar="SECONDS",
         help="per case, for engines over the protocol (default 10)",

@@ -22,6 +22,7 @@ from fiveup.harness.text import printable
 from fiveup.mutants import CATALOGUE, Measurement, Mutant, Report, measure, mutant_named
 
 from .common import Streams, add_fixtures_option, load_fixtures
+from .options import count
 
 NAME = "mutants"
 HELP = "measure the corpus: run it against mutants of the reference, one rule broken in each"
@@ -59,7 +60,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--jobs",
-        type=int,
+        type=count(_MAX_JOBS, low=1),
         default=1,
         metavar="N",
         help=f"measure the mutants in N processes (1 to {_MAX_JOBS}; default 1): the same report",
@@ -200,8 +201,6 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     out = streams.stdout
     if args.list:
         return _list(mutants, args, out)
-    if not 1 <= args.jobs <= _MAX_JOBS:
-        raise UsageError(f"--jobs {args.jobs}: must be between 1 and {_MAX_JOBS}")
     corpus = load_fixtures(args.fixtures)
     cases = _cases(args, corpus)
     if args.format == "json":

@@ -10,10 +10,10 @@ from __future__ import annotations
 import argparse
 
 from fiveup.errors import UsageError
-from fiveup.harness.text import printable
 from fiveup.reference.scoring import RAW_PER_DISPLAYED, tally
 
 from .common import Streams
+from .options import any_number
 
 NAME = "tally"
 HELP = "print a raw score as the documents' paper tally"
@@ -28,19 +28,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``tally``."""
     parser.add_argument(
         "score",
-        type=_score,
+        type=any_number,
         metavar="SCORE",
         help=f"raw points (a multiple of 5, at most {MAX_SCORE:,})",
     )
-
-
-def _score(text: str) -> int:
-    """A whole number; the word quoted clipped, since it may be thousands of digits long."""
-    try:
-        return int(text)
-    except ValueError:
-        shown = printable(text if len(text) <= 40 else text[:40] + "...")
-        raise argparse.ArgumentTypeError(f"invalid int value: {shown!r}") from None
 
 
 def tally_text(raw: int) -> str:

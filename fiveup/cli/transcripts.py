@@ -20,7 +20,8 @@ from fiveup.harness.sources import read_bounded
 from fiveup.harness.text import printable
 from fiveup.transcripts import GOLDEN, POLICIES, Transcript, check_file
 
-from .common import Streams, check_writable, positive_count, write_atomically
+from .common import Streams, check_writable, write_atomically
+from .options import MAX_SEED, PLAYERS, count
 
 NAME = "transcripts"
 HELP = "write, check or print the golden transcripts of seeded matches"
@@ -45,9 +46,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "(exit 1 on a difference)",
     )
     parser.add_argument(
-        "--players", type=int, choices=PLAYER_COUNTS, help="the match's number of players"
+        "--players", type=PLAYERS, choices=PLAYER_COUNTS, help="the match's number of players"
     )
-    parser.add_argument("--seed", type=positive_count, metavar="N", help="the match's seed")
+    parser.add_argument("--seed", type=count(MAX_SEED - 1), metavar="N", help="the match's seed")
     parser.add_argument(
         "--policy",
         choices=sorted(POLICIES),

@@ -1,0 +1,107 @@
+"""The types of every numeric option of ``fiveup``: one home, so every command bounds alike.
+
+A count, a seed or a time limit is read as ASCII digits (``int`` would also take ``5_000``,
+``٣`` or 4,300 digits) within stated bounds, and a time limit as a finite number of seconds
+(``float`` would take ``nan`` and ``inf``, which an engine would then be blamed for). Each type
+is a :class:`WholeNumber` or :class:`Seconds` whose bounds a test can read, so that a new option
+that does not use one is found.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from fiveup.contract.players import MAX_PLAYERS, MIN_PLAYERS
+from fiveup.errors import UsageError
+from fiveup.harness.process import MAX_TIMEOUT, check_seconds, seconds_range
+from fiveup.harness.text import printable
+
+__all__ = [
+    "DIGITS",
+    "MAX_BENCH_COUNT",
+    "MAX_SEED",
+    "MAX_TIMEOUT",
+    "PLAYERS",
+    "Seconds",
+    "WholeNumber",
+    "any_number",
+    "count",
+    "seconds",
+    "seed",
+    "whole_number",
+]
+
+DIGITS: Final = 30
+"""The most digits a number is written with: more would name a count nobody can act on."""
+MAX_SEED: Final = 2**63
+"""Seeds lie in -2**63 <= S < 2**63."""
+MAX_BENCH_COUNT: Final = 1_000_000
+"""The most rounds, matches, requests or cases one benchmark plays: a benchmark is a short run."""
+_DIGITS = f"[0-9]{{1,{DIGITS}}}"
+_WHOLE: Final = re.compile(rf"[+-]?{_DIGITS}")
+_DECIMAL: Final = re.compile(
+    rf"[+-]?({_DIGITS}(\.[0-9]{{0,{DIGITS}}})?|\.{_DIGITS})([eE][+-]?[0-9]{{1,3}})?"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class WholeNumber:
+    """An option's type: a whole number from ``low`` to ``high``, in ASCII digits."""
+
+    low: int
+    high: int
+    what: str = ""
+    """Said after the range when a number is out of it (why the bound is where it is)."""
+
+    def __call__(self, text: str) -> int:
+        """The number ``text`` names, or ``ArgumentTypeError`` saying what is wrong."""
+        if _WHOLE.fullmatch(text.strip()) is None:
+            raise argparse.ArgumentTypeError(f"not a whole number: {printable(text)!r}")
+        value = int(text)
+        if not self.low <= value <= self.high:
+            raise argparse.ArgumentTypeError(
+                f"{value} is out of range: from {self.low:,} to {self.high:,}{self.what}"
+            )
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class Seconds:
+    """An option's type: a time limit, more than 0 and at most ``high`` seconds."""
+
+    high: float = MAX_TIMEOUT
+
+    def __call__(self, text: str) -> float:
+        """The seconds ``text`` names, or ``ArgumentTypeError`` saying what is wrong."""
+        if _DECIMAL.fullmatch(text.strip()) is None:
+            raise argparse.ArgumentTypeError(f"not a number of seconds: {printable(text)!r}")
+        try:  # past the largest float the text reads as inf, so the message quotes the text
+            return check_seconds(float(text), most=self.high)
+        except UsageError:
+            raise argparse.ArgumentTypeError(
+                f"{text.strip()} is out of range: {seconds_range(self.high)}"
+            ) from None
+
+
+def whole_number(low: int, high: int, what: str = "") -> WholeNumber:
+    """A whole number from ``low`` to ``high``; ``what`` says why the bounds are there."""
+    return WholeNumber(low, high, what)
+
+
+def count(high: int, low: int = 0) -> WholeNumber:
+    """A count of things to do, from ``low`` (default 0) to ``high``."""
+    return WholeNumber(low, high)
+
+
+PLAYERS: Final = WholeNumber(MIN_PLAYERS, MAX_PLAYERS)
+"""The type of every ``--players``."""
+any_number: Final = WholeNumber(1 - 10**DIGITS, 10**DIGITS - 1)
+"""Any whole number of at most :data:`DIGITS` digits: for a value whose command checks the range
+itself, in words of its own (a rule it names)."""
+seed: Final = WholeNumber(-MAX_SEED, MAX_SEED - 1)
+"""The type of every ``--seed``."""
+seconds: Final = Seconds()
+"""The type of every ``--timeout``."""

@@ -1,0 +1,94 @@
+"""Every numeric option of every subcommand: found by walking the parsers, attacked alike.
+
+The options are not listed here: each subcommand's parser is built and every option whose value
+is a number is found, so an option added tomorrow is attacked too, and one typed with a bare
+``int`` or ``float`` (which take ``5_000``, ``٣``, ``nan`` and ``inf``) fails the first test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import math
+
+import pytest
+
+from fiveup.cli import main
+from fiveup.cli.app import COMMANDS
+from fiveup.cli.common import Parser
+from fiveup.cli.options import DIGITS, MAX_TIMEOUT, Seconds, WholeNumber, seconds, whole_number
+from fiveup.errors import UsageError
+from fiveup.harness.engines import TimedEngine, open_engine
+from fiveup.harness.process import ProcessEngine, check_seconds
+from fiveup.reference import ReferenceEngine
+
+NumberType = WholeNumber | Seconds
+
+
+def _options() -> list[tuple[str, str, argparse.Action]]:
+    found = []
+    for command in COMMANDS:
+        parser = Parser(prog=f"fiveup {command.NAME}", stdout=io.StringIO())
+        command.configure(parser)
+        for action in parser._actions:  # argparse has no public list of a parser's options
+            name = action.option_strings[-1] if action.option_strings else action.dest
+            found.append((command.NAME, name, action))
+    return found
+
+
+OPTIONS = _options()
+NUMERIC = [(c, n, a) for c, n, a in OPTIONS if isinstance(a.type, NumberType)]
+IDS = [f"{command}-{name.lstrip('-')}" for command, name, _ in NUMERIC]
+
+
+def test_no_option_is_typed_with_a_bare_int_or_float() -> None:
+    bare = [f"{c} {n}" for c, n, a in OPTIONS if a.type in (int, float)]
+    assert bare == [], "use a type of fiveup.cli.options"
+    assert len(NUMERIC) >= 20  # the walk finds them: counts, seeds, time limits, players
+
+
+WHOLE_ATTACKS = ["nan", "inf", "1e3", "5_0", "٣", "0x10", "", " ", "1" * (DIGITS + 1), "+-1", "1.0"]
+SECONDS_ATTACKS = ["nan", "inf", "-inf", "1e400", "0", "-1", "0x10", "1_0", "٣", "", "1" * 40]
+
+
+@pytest.mark.parametrize(("command", "name", "action"), NUMERIC, ids=IDS)
+def test_every_numeric_option_refuses_what_is_no_number_in_its_range(
+    command: str, name: str, action: argparse.Action
+) -> None:
+    number = action.type
+    assert isinstance(number, NumberType)
+    if isinstance(number, WholeNumber):
+        attacks = [*WHOLE_ATTACKS, str(number.low - 1), str(number.high + 1)]
+        assert number(str(number.low)) == number.low and number(f" {number.high} ") == number.high
+    else:
+        attacks = [*SECONDS_ATTACKS, repr(number.high * 2)]
+        assert number(str(number.high)) == number.high and number("0.001") == 0.001
+    for word in attacks:
+        argv = [command, f"{name}={word}"] if action.option_strings else [command, "--", word]
+        out, err = io.StringIO(), io.StringIO()
+        code = main(argv, stdout=out, stderr=err, stdin=io.StringIO())
+        said = err.getvalue()
+        assert code == 2, (word, said)
+        first = said.splitlines()[0]
+        assert (f"argument {name}:" in first and "out of range" in first) or "not a" in first, said
+        assert out.getvalue() == "" and "Traceback" not in said
+
+
+def test_a_time_limit_is_checked_where_an_engine_is_opened() -> None:
+    for value in (math.nan, math.inf, -1.0, 0.0, MAX_TIMEOUT * 2, True):
+        with pytest.raises(UsageError, match="out of range: more than 0"):
+            check_seconds(value)
+        with pytest.raises(UsageError, match="timeout"):
+            open_engine(None, None, value)
+        with pytest.raises(UsageError, match="timeout"):
+            TimedEngine(ReferenceEngine(), value)
+        with pytest.raises(UsageError, match="timeout"):
+            ProcessEngine("true", timeout=value)
+    assert check_seconds(2) == 2.0 and isinstance(check_seconds(2), float)
+
+
+def test_the_types_read_their_bounds_inclusively() -> None:
+    assert whole_number(-3, 3)("-3") == -3 and whole_number(-3, 3)("+3") == 3
+    assert seconds(".5") == 0.5 and seconds("5.") == 5.0 and seconds("2e-3") == 0.002
+    with pytest.raises(argparse.ArgumentTypeError, match="from -3 to 3"):
+        whole_number(-3, 3)("4")
