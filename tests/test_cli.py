@@ -302,6 +302,24 @@ def test_a_mistyped_option_gets_a_suggestion() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("argv", "hint"),
+    [
+        (["fuzz", "--round", "5"], "--round -> --rounds"),
+        (["certify", "--fixture", "x"], "--fixture -> --fixtures"),
+        (["certify", "--engine-command", "x"], "--engine-command -> --engine-cmd"),
+        (["certify", "--time-out=5"], "--time-out=5 -> --timeout"),
+        (["list", "--level", "round"], None),  # not --help: every option shares the dashes
+        (["fuzz", "--cases", "5"], None),  # not --players
+    ],
+)
+def test_a_suggestion_is_given_only_for_a_close_name(argv: list[str], hint: str | None) -> None:
+    code, _, err = run(*argv)
+    first = err.splitlines()[0]
+    assert code == 2 and "unrecognized arguments" in first
+    assert (f"(did you mean: {hint}?)" in first) if hint else "did you mean" not in first
+
+
 @pytest.mark.parametrize("command", ["validate", "certify", "list", "mutants"])
 def test_a_path_given_on_the_command_line_is_printed_escaped(command: str, tmp_path: Path) -> None:
     forged = tmp_path / "x.yaml\nfixtures/scoring.yaml:1: /: ok\x1b[2K"

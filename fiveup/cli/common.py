@@ -70,12 +70,15 @@ class Parser(argparse.ArgumentParser):
         prefix = "unrecognized arguments: "
         if not message.startswith(prefix):
             return ""
-        options = [o for action in self._actions for o in action.option_strings]
+        # Compared without their dashes, which every option shares: with them, --level is
+        # close enough to --help.
+        options = {o.lstrip("-"): o for action in self._actions for o in action.option_strings}
         hints = []
         for word in message[len(prefix) :].split():
             if word.startswith("-"):
-                close = difflib.get_close_matches(word.split("=")[0], options, n=1, cutoff=0.6)
-                hints += [f"{word} -> {close[0]}"] if close else []
+                bare = word.split("=")[0].lstrip("-")
+                close = difflib.get_close_matches(bare, list(options), n=1, cutoff=0.75)
+                hints += [f"{word} -> {options[close[0]]}"] if close else []
         return f" (did you mean: {', '.join(hints)}?)" if hints else ""
 
     def _print_message(self, message: str, file: object = None) -> None:
