@@ -158,6 +158,9 @@ def _active(config: pytest.Config) -> bool:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Load the corpus once, when the plugin is asked for."""
+    command = config.getoption("fiveup_engine_cmd")
+    if command is not None and not command.strip():  # else the plugin would quietly stay off
+        raise pytest.UsageError("fiveup: --fiveup-engine-cmd is empty: give the engine's command")
     if _active(config):
         if config.getoption("fiveup_engine") and config.getoption("fiveup_engine_cmd"):
             raise pytest.UsageError("give --fiveup-engine or --fiveup-engine-cmd, not both")
