@@ -43,6 +43,7 @@ from fiveup.contract.messages import (
     Stop,
     Unsupported,
     clip,
+    decode,
     reply_from_json,
 )
 from fiveup.contract.schemas import (
@@ -497,7 +498,7 @@ class ProcessEngine:
 
     def _parse(self, proc: EngineProcess, line: bytes, what: str) -> JSON:
         try:
-            return json.loads(line.decode("utf-8"), parse_constant=_no_constant)
+            return decode(line.decode("utf-8"))
         except RecursionError:
             self._fail(proc, Failure.TOO_DEEP, f"{what} nests too deeply to read")
         except UnicodeDecodeError:
@@ -588,7 +589,3 @@ def _reply_bytes(seq: int, observation: dict[str, JSON]) -> bytes | None:
     except (TypeError, ValueError, RecursionError):
         return None
     return text.encode()
-
-
-def _no_constant(name: str) -> NoReturn:
-    raise ValueError(f"{name} is not a JSON number")

@@ -29,6 +29,7 @@ from fiveup.contract.messages import (
     Stopped,
     Unsupported,
     clip,
+    decode,
 )
 from fiveup.contract.schemas import given_problem
 from fiveup.errors import UnsupportedCase
@@ -133,7 +134,7 @@ class _Server:
         if not line.strip():
             return None
         try:
-            message = json.loads(line)
+            message = decode(line)
         except RecursionError:
             self.log(f"line {number} is nested too deeply to read; ignored")
             return None

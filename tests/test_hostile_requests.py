@@ -112,6 +112,12 @@ LOGGED: dict[str, str] = {
     "seq-string": json.dumps({"cmd": "run", "seq": "1", "level": "round", "given": ROUND}),
     "seq-bool": json.dumps({"cmd": "run", "seq": True, "level": "round", "given": ROUND}),
     "nan-literal": '{"cmd": "run", "seq": NaN}',
+    "infinity-in-given": '{"cmd": "run", "seq": 1, "level": "scoring", "given": '
+    '{"function": "credit", "input": Infinity}}',
+    "seq-twice": '{"cmd": "run", "seq": 1, "seq": 2, "level": "scoring", "given": '
+    '{"function": "credit", "input": 15}}',
+    "given-twice": '{"cmd": "run", "seq": 1, "level": "scoring", "given": {}, "given": '
+    '{"function": "credit", "input": 15}}',
     "nested-100000": "[" * 100_000 + "]" * 100_000,
     "two-mebibyte-line": '{"cmd": "run", "seq": 1, "pad": "' + "x" * (2 << 20) + '"}',
     "truncated-object": '{"cmd": "run", "seq": 1, "level": "round", "given": {',

@@ -22,6 +22,7 @@ from fiveup.contract.messages import (
     Stopped,
     Unsupported,
     clip,
+    decode,
     reply_from_json,
 )
 from fiveup.contract.schemas import message_problem
@@ -121,3 +122,24 @@ def test_reading_a_reply_agrees_with_the_schema(data: JSON) -> None:
 def test_clip_keeps_short_text_and_marks_the_cut() -> None:
     assert clip("short", 10) == "short"
     assert clip("x" * 20, 10) == "x" * 7 + "..."
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ('{"seq": 1, "seq": 2}', "the name 'seq' appears twice"),
+        ('{"a": [{"b": 1, "b": 1}]}', "the name 'b' appears twice"),
+        ('{"value": NaN}', "NaN is not a JSON number"),
+        ("[Infinity]", "Infinity is not a JSON number"),
+        ('{"x": -Infinity}', "-Infinity is not a JSON number"),
+        ('{"seq": 1', "Expecting"),
+    ],
+)
+def test_decode_refuses_what_readers_would_read_differently(line: str, said: str) -> None:
+    with pytest.raises(ValueError, match=said):
+        decode(line)
+
+
+def test_decode_reads_what_compact_writes() -> None:
+    message = Observed(3, {"value": 15, "events": [{"seat": 0}, {"seat": 1}]}).to_json()
+    assert decode(COMPACT.encode(message)) == message

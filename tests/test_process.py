@@ -532,6 +532,18 @@ def test_output_that_is_not_json(fast: None) -> None:
         assert connection.starts == 2
 
 
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [(14, "the name 'observation' appears twice in one object"), (16, "NaN is not a JSON number")],
+    ids=["member-twice", "nan"],
+)
+def test_a_reply_only_a_lenient_reader_takes_is_not_json(fast: None, value: int, said: str) -> None:
+    with engine("not_json.py") as connection:  # a member twice: Python's json keeps the right one
+        err = failure(connection, value)
+        assert err.kind is Failure.NOT_JSON and said in str(err)
+        assert "the reply to seq 1 is not JSON" in str(err)
+
+
 def test_a_reply_of_the_wrong_shape_restarts(fast: None) -> None:
     with engine("wrong_shape.py") as connection:
         err = failure(connection, 13)

@@ -12,15 +12,15 @@ of ``spec/schemas/protocol/`` (:func:`~fiveup.contract.shapes.problem`), raising
   (``reply.json``), read by :func:`reply_from_json`;
 * :class:`Stop` and :class:`Stopped`: the end (``stop.json``, ``stopped.json``).
 
-:data:`COMPACT` is the one encoder of every line and :func:`clip` the one way a long text from
-the other side is shortened.
+:data:`COMPACT` is the one encoder of every line, :func:`decode` the one reader of every line
+received, and :func:`clip` the one way a long text from the other side is shortened.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import ClassVar, Final
+from typing import ClassVar, Final, NoReturn
 
 from .engine import JSON, EngineInfo
 from .schemas import clip, ready_message
@@ -39,11 +39,39 @@ __all__ = [
     "Stopped",
     "Unsupported",
     "clip",
+    "decode",
     "reply_from_json",
 ]
 
 COMPACT: Final = json.JSONEncoder(separators=(",", ":"), allow_nan=False, check_circular=False)
 """One encoder for every line sent; a cycle ends in RecursionError rather than being looked for."""
+
+
+def _no_constant(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _unique(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        names = [key for key, _ in pairs]
+        twice = next(key for i, key in enumerate(names) if key in names[:i])
+        raise ValueError(f"the name {clip(twice, 40)!r} appears twice in one object")
+    return found
+
+
+_DECODER: Final = json.JSONDecoder(object_pairs_hook=_unique, parse_constant=_no_constant)
+
+
+def decode(line: str) -> JSON:
+    """One line received, as JSON read strictly: ValueError for what RFC 8259 leaves undefined.
+
+    ``NaN`` and ``Infinity`` are no JSON, and an object that names a member twice is read
+    differently by different parsers (Python keeps the last), so either side could be judged on
+    a value the other never meant; both are refused. A line nested past the interpreter's limit
+    raises RecursionError.
+    """
+    return _DECODER.decode(line)
 
 
 class MessageError(ValueError):

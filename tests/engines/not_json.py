@@ -1,4 +1,5 @@
-"""Echoes its input; on input 13 answers a line that is not JSON."""
+"""Echoes its input; on input 13 answers a line that is not JSON, on 14 and 16 lines that only
+a lenient reader takes: a member named twice (the last one right) and a NaN."""
 
 import json
 import sys
@@ -13,6 +14,12 @@ for line in sys.stdin:
         sys.exit(0)
     elif msg["given"]["input"] == 13:
         print("value: thirteen", flush=True)
+    elif msg["given"]["input"] == 14:
+        seq = msg["seq"]
+        print(f'{{"seq": {seq}, "observation": {{"value": 0}}, "observation": {{"value": 14}}}}')
+        sys.stdout.flush()
+    elif msg["given"]["input"] == 16:
+        print(f'{{"seq": {msg["seq"]}, "observation": {{"value": NaN}}}}', flush=True)
     else:
         print(
             json.dumps({"seq": msg["seq"], "observation": {"value": msg["given"]["input"]}}),
