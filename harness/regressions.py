@@ -13,12 +13,12 @@ things, and :func:`unlike` says how.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from fiveup.contract.messages import decode
 from fiveup.errors import UsageError
 
 from .compare import Difference
@@ -87,7 +87,7 @@ def read_report(path: Path) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise UsageError(f"{name}: not UTF-8 text: {exc.reason} at byte {exc.start}") from None
     try:
-        data: dict[str, Any] = json.loads(text)
+        data: dict[str, Any] = decode(text)
     except RecursionError:
         raise UsageError(f"{name}: not read: the JSON nests too deeply") from None
     except ValueError as exc:

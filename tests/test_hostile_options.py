@@ -61,6 +61,12 @@ def _huge_report(folder: Path) -> Path:
     return folder / "huge.json"
 
 
+def _wide(folder: Path) -> Path:  # a quadratic check of duplicate names took minutes on it
+    members = ",".join(f'"k{i}":0' for i in range(80_000))
+    (folder / "wide.json").write_text("{" + members + "}")
+    return folder / "wide.json"
+
+
 def _fifo_folder(folder: Path) -> Path:
     (folder / "corpus").mkdir()
     os.mkfifo(folder / "corpus" / "cases.yaml")
@@ -71,6 +77,7 @@ MAKERS: dict[str, Callable[[Path], Path]] = {
     "fifo": _fifo,
     "big": _big,
     "deep": _deep,
+    "wide": _wide,
     "file": _file,
     "zero-link": _zero_link,
     "fifo-folder": _fifo_folder,
@@ -141,6 +148,9 @@ ATTACKS = [
     Attack(
         "render-out-file", ("render", "spec", "--out", "{path}"), ("--out", "not a folder"), "file"
     ),
+    Attack("render-observation-wide", ("render", "--observation", "{path}"), ("neither",), "wide"),
+    Attack("compare-wide", ("compare", "{path}", "{path}"), ("{path}", "not a report"), "wide"),
+    Attack("fuzz-merge-wide", ("fuzz", "--merge", "{path}"), ("--merge", "{path}"), "wide"),
     Attack("compare-fifo", ("compare", "{path}", "{path}"), ("{path}", "FIFO"), "fifo"),
     Attack("compare-zero", ("compare", "{path}", "{path}"), ("{path}", "device"), "zero-link"),
     Attack("compare-deep", ("compare", "{path}", "{path}"), ("{path}", "deeply"), "deep"),

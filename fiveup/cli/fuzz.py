@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Final, TextIO
 
 from fiveup.contract.engine import DEFAULT_ENGINE, Engine, Level
+from fiveup.contract.messages import decode
 from fiveup.contract.players import PLAYER_COUNTS
 from fiveup.errors import UsageError
 from fiveup.fuzz.campaign import KEEP_PER_KIND, Findings, Shard, run_campaign
@@ -272,7 +273,7 @@ def _read_report(path: Path) -> tuple[str, object]:
     if isinstance(raw, str):
         raise UsageError(f"--merge {name}: {raw}")
     try:
-        return name, json.loads(raw.decode("utf-8"))
+        return name, decode(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise UsageError(f"--merge {name}: not JSON: {printable(str(exc))}") from None
 

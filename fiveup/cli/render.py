@@ -15,13 +15,13 @@ another form of output is one more writer over the same items.
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from fiveup.contract.engine import DEFAULT_ENGINE, JSON, Engine, Level
+from fiveup.contract.messages import decode
 from fiveup.contract.schemas import observation_problem
 from fiveup.errors import FiveUpError, UsageError
 from fiveup.harness.corpus import Case
@@ -142,18 +142,6 @@ def _cases(args: argparse.Namespace) -> list[Item]:
     return [item]
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [key for key, _ in pairs]
-    for key in keys:
-        if keys.count(key) > 1:
-            raise ValueError(f"the key {key!r} appears twice in one object")
-    return dict(pairs)
-
-
 def read_observation(path: Path) -> JSON:
     """The JSON value of ``path``, or UsageError naming the file and what is wrong."""
     where = f"--observation {shown(path)}"
@@ -165,7 +153,7 @@ def read_observation(path: Path) -> JSON:
     except UnicodeDecodeError as exc:
         raise UsageError(f"{where}: not UTF-8 text: {exc.reason} at byte {exc.start}") from None
     try:
-        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_keys)
+        return decode(text)
     except RecursionError:
         raise UsageError(f"{where}: not read: the JSON nests too deeply") from None
     except ValueError as exc:

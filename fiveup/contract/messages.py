@@ -64,7 +64,7 @@ _DECODER: Final = json.JSONDecoder(object_pairs_hook=_unique, parse_constant=_no
 
 
 def decode(line: str) -> JSON:
-    """One line received, as JSON read strictly: ValueError for what RFC 8259 leaves undefined.
+    """A line or a file received, read strictly: ValueError for JSON that RFC 8259 leaves open.
 
     ``NaN`` and ``Infinity`` are no JSON, and an object that names a member twice is read
     differently by different parsers (Python keeps the last), so either side could be judged on
