@@ -127,6 +127,48 @@ def test_an_observations_problem_is_jsonschemas_message_and_the_contracts_check(
     assert shapes.problem(schema, {"value": 5}) is None
 
 
+def test_past_the_described_size_the_compiled_check_alone_judges_and_jsonschema_agrees(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(9)
+    cases = []
+    for name, observation in _observations():
+        cases += [
+            (name, observation),
+            (name, _mutant(observation, rng)),
+            (name, _floats(observation)),
+        ]
+    judged = {case_id: message_problem(*case) is None for case_id, case in enumerate(cases)}
+    asked: list[str] = []
+    monkeypatch.setattr(shapes, "DESCRIBED_VALUES", 0)
+    monkeypatch.setattr(shapes, "message_problem", lambda name, value: asked.append(name))
+    for case_id, (name, value) in enumerate(cases):
+        found = shapes.problem(name, value)
+        assert (found is None) is judged[case_id], (name, value)
+        assert found is None or "a value of more than 0 JSON values" in found
+        assert shapes.conforms(name, value) is judged[case_id]
+    assert asked == []  # jsonschema was not asked: a hostile reply's size costs nothing more
+    assert sum(judged.values()) > len(cases) // 3 and not all(judged.values())
+
+
+def _floats(value: JSON) -> JSON:
+    """``value`` with every int a float (1 as 1.0): the compiled check leaves those undecided."""
+    if isinstance(value, dict):
+        return {key: _floats(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_floats(item) for item in value]
+    return float(value) if type(value) is int else value
+
+
+def test_a_reply_of_a_hundred_thousand_values_is_judged_at_once() -> None:
+    wide = {"value": 5, **{f"x{i}": i for i in range(100_000)}}
+    found = shapes.problem("observation-scoring", wide)
+    assert found == (
+        "does not follow observation-scoring.json (a value of more than 10,000 JSON values; "
+        "where is not looked for)"
+    )
+
+
 def _errors(errors: Iterator[jsonschema.ValidationError]) -> list[tuple[str, str, str]]:
     # The linear uniqueItems names the array shortened (reprlib), where jsonschema prints it whole.
     return sorted(

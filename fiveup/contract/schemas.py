@@ -9,6 +9,7 @@ one line of text, or None when the message fits.
 from __future__ import annotations
 
 from functools import cache
+from itertools import islice
 from typing import Any, Final
 
 import jsonschema
@@ -86,6 +87,10 @@ def fixture_validator() -> Validator:
     return jsonschema.Draft202012Validator(fixture_schema(), registry=_registry())
 
 
+_WEIGHED: Final = 100
+"""The most schema errors weighed for the one a problem names."""
+
+
 def clip(text: str, limit: int) -> str:
     """``text`` shortened to ``limit`` characters, ``...`` marking the cut.
 
@@ -97,7 +102,9 @@ def clip(text: str, limit: int) -> str:
 def _problem(validator: Validator, schema_name: str, value: JSON) -> str | None:
     if validator.is_valid(value):
         return None
-    error = jsonschema.exceptions.best_match(validator.iter_errors(value))
+    # The first errors only: best_match weighs every error it is given, and a value of a
+    # hundred thousand wrong items (an engine's reply, say) has as many.
+    error = jsonschema.exceptions.best_match(islice(validator.iter_errors(value), _WEIGHED))
     return clip(f"does not follow {schema_name}.json at {error.json_path}: {error.message}", _CLIP)
 
 

@@ -38,7 +38,15 @@ from referencing import Registry, Resource
 from .engine import JSON
 from .schemas import SCHEMA_NAMES, fixture_schema, message_problem, protocol_schema
 
-__all__ = ["FIXTURE", "Unknown", "compiled", "conforms", "fixture_errors", "problem"]
+__all__ = [
+    "DESCRIBED_VALUES",
+    "FIXTURE",
+    "Unknown",
+    "compiled",
+    "conforms",
+    "fixture_errors",
+    "problem",
+]
 
 
 class Unknown(Exception):
@@ -79,7 +87,9 @@ def _integer(value: object) -> bool:
     if isinstance(value, int):
         return True
     if isinstance(value, float):
-        raise Unknown  # 1.0 is an integer to JSON Schema; leave such values to jsonschema
+        if value.is_integer():
+            raise Unknown  # 1.0 is an integer to JSON Schema; leave such values to jsonschema
+        return False
     return False
 
 
@@ -105,6 +115,8 @@ def _equal(value: object, const: object) -> bool:
         return bool(value == const)
     if kind in _SCALARS or kind is dict or kind is list:
         return False
+    if kind is float and not value.is_integer():  # type: ignore[attr-defined]
+        return False  # a const is a string, an int, a bool or null: never 2.5
     raise Unknown  # 1.0 equals 1 to JSON Schema, and subclasses are left to jsonschema
 
 
@@ -428,17 +440,67 @@ def conforms(name: str, value: JSON) -> bool:
     try:
         return bool(compiled(name)(value))
     except (Unknown, RecursionError):
-        return message_problem(name, value) is None
+        return problem(name, value) is None
+
+
+DESCRIBED_VALUES: Final = 10_000
+"""The most JSON values (objects, arrays and scalars) a problem is described in by jsonschema.
+
+jsonschema takes tens of microseconds a value: a reply of a few hundred thousand values (well
+inside the protocol's 1 MiB line, or any size in process) would hold the harness for minutes
+per case. The corpus's largest observation has about a hundred values."""
 
 
 def problem(name: str, value: JSON) -> str | None:
-    """What is wrong with ``value`` as the protocol message ``name`` (jsonschema's words)."""
+    """What is wrong with ``value`` as the protocol message ``name`` (jsonschema's words).
+
+    A value of more than :data:`DESCRIBED_VALUES` values is judged by the compiled check alone
+    and, when it does not follow, said to without saying where.
+    """
     try:
         if compiled(name)(value):
             return None
+        decided = True
     except (Unknown, RecursionError):
-        pass
-    return message_problem(name, value)
+        decided = False
+    if _within(value, DESCRIBED_VALUES):
+        return message_problem(name, value)
+    if not decided:  # 1.0 where an integer goes, and the like: the same to JSON Schema as 1
+        try:
+            if compiled(name)(_integral(value)):
+                return None
+        except Unknown:
+            return message_problem(name, value)  # a value no JSON parser makes (a Decimal)
+    return (
+        f"does not follow {name}.json (a value of more than {DESCRIBED_VALUES:,} JSON values; "
+        "where is not looked for)"
+    )
+
+
+def _within(value: JSON, budget: int) -> bool:
+    """True when ``value`` holds at most ``budget`` values, counted no further than that."""
+    stack: list[object] = [value]
+    while stack:
+        budget -= 1
+        if budget < 0:
+            return False
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
+
+
+def _integral(value: JSON) -> JSON:
+    """``value`` with every float that is a whole number written as an int (JSON Schema's view)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: _integral(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_integral(item) for item in value]
+    return value
 
 
 # --- fixture files ---------------------------------------------------------------------------
