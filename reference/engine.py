@@ -74,6 +74,8 @@ _TEXT_BY_ID.update((id(p), p.text) for p in interned_placements().values())
 _KEEP_ALIVE = (ALL_TILES, interned_placements())
 _TILE_TEXT: list[str] = [tile.text if tile is not None else "" for tile in TILE_OF]
 _POINT_TEXT: list[str] = [point.text if point is not None else "" for point in POINT_OF]
+_POINT_ITEM: list[tuple[str, int]] = list(zip(_POINT_TEXT, POINT_VALUE, strict=True))
+"""Each point's entry in an observation's ``points``, by point code."""
 _JOINTS: dict[int, tuple[str, str]] = {}
 
 
@@ -137,13 +139,7 @@ def layout_observation(layout: Layout) -> dict[str, JSON]:
         "tiles": tiles,
         "spinners": list(filter(_DOUBLE_TEXTS.__contains__, tiles)),
         "connections": list(map(list, filter(None, map(_KEY_JOINT.__getitem__, placed)))),
-        "points": dict(
-            zip(
-                map(_POINT_TEXT.__getitem__, codes),
-                map(POINT_VALUE.__getitem__, codes),
-                strict=True,
-            )
-        ),
+        "points": dict(map(_POINT_ITEM.__getitem__, codes)),
         "contributions": [
             [text, value]
             for text, counted in zip(tiles, layout.counted_values(), strict=True)

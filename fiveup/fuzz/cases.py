@@ -171,10 +171,12 @@ def _scores(rng: random.Random, players: int) -> list[int]:
 _VERBS: Final = (Verb.PLAY, Verb.PLAY, Verb.DRAW, Verb.PASS)
 
 
-def _illegal_action(round_: Round, rng: random.Random) -> Action | None:
-    """An action the rules refuse now, or None after a few tries.
+def _illegal_action(round_: Round, rng: random.Random) -> tuple[Action, tuple[str, str]] | None:
+    """An action the rules refuse now and its refusal (rule, message), or None after a few tries.
 
-    Each ``rng.choice`` and ``rng.randrange`` is drawn by :func:`_below`, as they draw.
+    Each ``rng.choice`` and ``rng.randrange`` is drawn by :func:`_below`, as they draw. The
+    seat drawn plays, so the action is refused exactly when ``round_.refusal`` names a rule,
+    the refusal ``apply`` raises: the round need not be asked twice, nor an exception raised.
     """
     players = round_.players
     for _ in range(50):
@@ -185,8 +187,9 @@ def _illegal_action(round_: Round, rng: random.Random) -> Action | None:
             target = None if rng.random() < 0.1 else _POINTS[_below(rng, len(_POINTS))]
             placement = Placement(ALL_TILES[_below(rng, len(ALL_TILES))], target)
         action = Action(seat, verb, placement)
-        if not round_.is_legal(action):
-            return action
+        found = round_.refusal(action)
+        if found is not None:
+            return action, found
     return None
 
 
@@ -278,9 +281,10 @@ def _observed_round_case(
     actions = _texts_of(_played(round_, rng, length))
     error: JSON = None
     if rng.random() < _ILLEGAL:
-        wrong = _illegal_action(round_, rng)
-        if wrong is not None:
-            error = _refusal(round_.apply, wrong, len(actions))
+        refused = _illegal_action(round_, rng)
+        if refused is not None:
+            wrong, (rule, message) = refused
+            error = {"at": len(actions), "rule": rule, "message": message}
             actions.append(wrong.text)
     hands, boneyard = _dealt(deck, players)
     given = {"players": players, "hands": hands, "boneyard": boneyard, "opener": opener}
@@ -301,9 +305,9 @@ def _moves_case(rng: random.Random, players: int) -> tuple[Level, dict[str, JSON
     round_ = Round(players, deck, opener, scores)
     actions = _texts_of(_played(round_, rng, rng.randrange(0, 40)))
     if rng.random() < _ILLEGAL / 3:
-        wrong = _illegal_action(round_, rng)
-        if wrong is not None:
-            actions.append(wrong.text)
+        refused = _illegal_action(round_, rng)
+        if refused is not None:
+            actions.append(refused[0].text)
     given = {"players": players, **_start(deck, players), "opener": opener, "scores": scores}
     depth = rng.randrange(0, _MOVES_DEPTH + 1)
     return Level.MOVES, {**given, "actions": actions, "depth": depth, "divide": rng.random() < 0.5}
