@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 
 from fiveup import strategies as fs
-from fiveup.contract import shapes
+from fiveup.contract import schemas, shapes
 from fiveup.contract.engine import JSON, Level
 from fiveup.contract.schemas import (
     SCHEMA_NAMES,
@@ -149,6 +149,22 @@ def test_past_the_described_size_the_compiled_check_alone_judges_and_jsonschema_
         assert shapes.conforms(name, value) is judged[case_id]
     assert asked == []  # jsonschema was not asked: a hostile reply's size costs nothing more
     assert sum(judged.values()) > len(cases) // 3 and not all(judged.values())
+
+
+def test_a_given_past_the_described_size_is_judged_inside_a_run_request(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(3)
+    givens = []
+    for index in range(OBSERVATIONS):
+        level, given = random_case(12, index, levels=tuple(LEVEL_WEIGHTS))
+        request = LEVELS[level].request(given)
+        givens += [(level.value, request), (level.value, _mutant(request, rng))]
+    judged = [schemas.given_problem(level, given) is None for level, given in givens]
+    monkeypatch.setattr(shapes, "DESCRIBED_VALUES", 0)
+    monkeypatch.setattr(shapes, "message_problem", lambda name, value: pytest.fail(name))
+    assert [shapes.given_problem(*case) is None for case in givens] == judged
+    assert 0 < sum(judged) < len(judged)
 
 
 def _floats(value: JSON) -> JSON:

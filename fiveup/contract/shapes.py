@@ -35,7 +35,8 @@ import jsonschema.validators
 from jsonschema.protocols import Validator
 from referencing import Registry, Resource
 
-from .engine import JSON
+from . import schemas
+from .engine import JSON, Level
 from .schemas import SCHEMA_NAMES, fixture_schema, message_problem, protocol_schema
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "compiled",
     "conforms",
     "fixture_errors",
+    "given_problem",
     "problem",
 ]
 
@@ -475,6 +477,23 @@ def problem(name: str, value: JSON) -> str | None:
         f"does not follow {name}.json (a value of more than {DESCRIBED_VALUES:,} JSON values; "
         "where is not looked for)"
     )
+
+
+def given_problem(level: Level | str, given: JSON) -> str | None:
+    """What is wrong with ``given`` as a run request's ``given`` of ``level`` (jsonschema's words).
+
+    :func:`fiveup.contract.schemas.given_problem` in time bounded as :func:`problem`'s: a given
+    of more than :data:`DESCRIBED_VALUES` values is judged, inside a run request, by the compiled
+    check of ``run.json``.
+    """
+    name = level.value if isinstance(level, Level) else level
+    if name not in _LEVEL_NAMES or _within(given, DESCRIBED_VALUES):
+        return schemas.given_problem(level, given)
+    request: JSON = {"cmd": "run", "seq": 0, "level": name, "given": given}
+    return problem("run", request)
+
+
+_LEVEL_NAMES: Final = frozenset(level.value for level in Level)
 
 
 def _within(value: JSON, budget: int) -> bool:
