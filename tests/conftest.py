@@ -49,14 +49,21 @@ pytest_plugins = ["pytester"]
 def pytest_configure(config: pytest.Config) -> None:
     """The everyday profile of Hypothesis, unless the command line or the environment names one."""
     from hypothesis import settings  # imported once the bytecode cache is set up
+    from hypothesis.errors import InvalidArgument
 
     from fiveup import strategies
 
     asked = config.getoption("hypothesis_profile", None) or os.environ.get(strategies.PROFILE_ENV)
     if asked is None:
         settings.load_profile(strategies.EVERYDAY_PROFILE)
-    elif asked == strategies.LONG_PROFILE:
-        settings.load_profile(strategies.LONG_PROFILE)
+        return
+    try:
+        settings.load_profile(asked)  # the command line's is loaded already; the variable's now
+    except InvalidArgument:  # a mistyped name would run Hypothesis's random default
+        known = f"{strategies.EVERYDAY_PROFILE} or {strategies.LONG_PROFILE}"
+        raise pytest.UsageError(
+            f"{strategies.PROFILE_ENV}={asked!r}: no Hypothesis profile of that name ({known})"
+        ) from None
 
 
 # What an inner pytest session with the plugin imports: Hypothesis's plugin imports Hypothesis when
