@@ -5,20 +5,25 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Iterator
+from typing import cast
 
 import jsonschema
 import pytest
 
 from fiveup import strategies as fs
 from fiveup.contract import shapes
-from fiveup.contract.engine import JSON, Level
+from fiveup.contract.engine import JSON, EngineInfo, Level
 from fiveup.contract.schemas import (
     SCHEMA_NAMES,
     fixture_validator,
+    given_problem,
+    info_problem,
     message_problem,
     observation_problem,
     observation_schema,
+    ready_message,
 )
+from fiveup.contract.validators import given_validator
 from fiveup.fuzz.cases import LEVEL_WEIGHTS, random_case
 from fiveup.harness.corpus import bundled_fixture_dir, fixture_files
 from fiveup.harness.levels import LEVELS
@@ -100,6 +105,35 @@ def test_the_compiled_check_and_jsonschema_agree_on_reference_observations_and_m
             undecided += says is None
             broken += not valid
     assert broken > OBSERVATIONS * 3 // 2 and decided > 10 * undecided  # most are broken
+
+
+def test_the_compiled_given_check_and_jsonschema_agree_on_random_cases_and_mutants() -> None:
+    """given_problem asks the compiled check first: it must say what jsonschema says."""
+    rng = random.Random(5)
+    decided = broken = 0
+    for index in range(OBSERVATIONS * 2):
+        level, given = random_case(12, index, levels=tuple(LEVEL_WEIGHTS))
+        request = LEVELS[level].request(given)
+        values: list[JSON] = [request, *(_mutant(request, rng) for _ in range(3)), *_ODD]
+        for value in values:
+            valid = given_validator(level.value).is_valid(value)
+            try:
+                says: bool | None = bool(shapes.compiled_given(level.value)(value))
+            except shapes.Unknown:
+                says = None
+            assert says in (valid, None), (level, value)
+            assert (given_problem(level, value) is None) is valid, (level, value)
+            decided += says is not None
+            broken += not valid
+    assert decided > 0.9 * OBSERVATIONS * 2 * (4 + len(_ODD)) and broken > OBSERVATIONS * 2
+
+
+def test_an_engines_identity_is_judged_as_jsonschema_judges_its_ready_message() -> None:
+    info = ReferenceEngine().info()
+    assert info_problem(info) is None
+    for key, value in (("levels", ["poker"]), ("protocol", "1"), ("name", 5)):
+        broken = cast(EngineInfo, {**info, key: value})
+        assert info_problem(broken) == message_problem("ready", ready_message(broken)) is not None
 
 
 @pytest.mark.parametrize("name", SCHEMA_NAMES)

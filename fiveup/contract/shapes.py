@@ -27,18 +27,25 @@ import re
 import reprlib
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urldefrag, urljoin
 
-import jsonschema
-import jsonschema.validators
-from jsonschema.protocols import Validator
-from referencing import Registry, Resource
-
 from .engine import JSON
-from .schemas import SCHEMA_NAMES, fixture_schema, message_problem, protocol_schema
+from .validators import SCHEMA_NAMES, fixture_schema, message_problem, protocol_schema
 
-__all__ = ["FIXTURE", "Unknown", "compiled", "conforms", "fixture_errors", "problem"]
+if TYPE_CHECKING:  # imported where first needed: the compiled checks need neither
+    import jsonschema
+    from jsonschema.protocols import Validator
+
+__all__ = [
+    "FIXTURE",
+    "Unknown",
+    "compiled",
+    "compiled_given",
+    "conforms",
+    "fixture_errors",
+    "problem",
+]
 
 
 class Unknown(Exception):
@@ -411,10 +418,25 @@ def compiled(name: str) -> Callable[[JSON], bool]:
 
     ``name`` :data:`FIXTURE` is the fixture files' schema.
     """
-    compiler = _Compiler()
     schema = fixture_schema() if name == FIXTURE else protocol_schema(name)
+    return _compiled(schema["$id"], schema, schema["$id"])
+
+
+@cache
+def compiled_given(level: str) -> Callable[[JSON], bool]:
+    """The compiled check of the ``given`` of a run request of ``level`` (a level's name).
+
+    That is ``run.json#/$defs/<level>``, what :func:`fiveup.contract.schemas.given_problem`
+    asks; True, False, or raises Unknown as :func:`compiled` does.
+    """
+    base = protocol_schema("run")["$id"]
+    return _compiled(f"{base}#given-{level}", {"$ref": f"#/$defs/{level}"}, base)
+
+
+def _compiled(uri: str, schema: Any, base: str) -> Callable[[JSON], bool]:
+    compiler = _Compiler()
     try:
-        entry = compiler.function(schema["$id"], schema, schema["$id"])
+        entry = compiler.function(uri, schema, base)
     except (_Unsupported, KeyError, re.error):
         return _always_unknown
     namespace = dict(compiler.env)
@@ -484,6 +506,8 @@ def _unique_items(
     jsonschema compares unsortable items pairwise, which takes hours over 50,000 mappings.
     """
     if unique and validator.is_type(instance, "array"):
+        import jsonschema
+
         keys = [_canonical(item) for item in instance]
         if len(set(keys)) < len(keys):
             yield jsonschema.ValidationError(f"{reprlib.repr(instance)} has non-unique elements")
@@ -541,6 +565,9 @@ def _fixture_validator() -> Validator:
     holds the two equal), with every reference resolved once and a ``uniqueItems`` that takes
     linear time.
     """
+    import jsonschema.validators
+    from referencing import Registry, Resource
+
     documents = _documents()
     root = fixture_schema()
     schema = _inline(root, root["$id"], documents, frozenset())
