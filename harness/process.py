@@ -48,12 +48,12 @@ from fiveup.contract.messages import (
 )
 from fiveup.contract.schemas import (
     SCHEMA_NAMES,
+    given_problem,
     message_problem,
     observation_problem,
     observation_schema,
     protocol_schema,
 )
-from fiveup.contract.shapes import given_problem
 from fiveup.errors import EngineError, UnsupportedCase, UsageError
 
 from .pipes import EndOfOutput, EngineProcess, LineTooLong, Timeout

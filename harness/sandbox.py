@@ -32,8 +32,6 @@ from pathlib import Path
 
 from fiveup.errors import UsageError
 
-from .corpus import bundled_fixture_dir
-
 __all__ = [
     "IN_PROCESS_REFUSAL",
     "NAMESPACES",
@@ -122,6 +120,9 @@ class Sandbox:
 
     def hidden(self) -> list[Path]:
         """Every existing path the engine must not see, resolved, without repetition."""
+        # Imported here: `fiveup engine` imports this module and needs no corpus reader (YAML).
+        from .corpus import bundled_fixture_dir
+
         corpus = bundled_fixture_dir()
         found = [corpus, *self.hide]
         checkout = _checkout(corpus)

@@ -31,7 +31,7 @@ from fiveup.contract.messages import (
     clip,
     decode,
 )
-from fiveup.contract.shapes import given_problem
+from fiveup.contract.schemas import given_problem
 from fiveup.errors import UnsupportedCase
 
 __all__ = ["serve"]

@@ -16,7 +16,7 @@ from fiveup import PROTOCOL_VERSION, __version__
 from fiveup.contract.engine import JSON, Engine, EngineInfo, Level
 from fiveup.contract.notation import ALL_TILES, Action, Placement, Point, Tile
 from fiveup.contract.players import PLAYER_COUNTS, side_count
-from fiveup.contract.shapes import given_problem
+from fiveup.contract.schemas import given_problem
 from fiveup.errors import IllegalMoveError, NotationError, UsageError
 
 from .layout import (

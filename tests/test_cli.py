@@ -366,9 +366,17 @@ def test_every_listed_subcommand_names_its_module_and_the_module_agrees() -> Non
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
-@pytest.mark.parametrize("words", [["list"], ["show", "doc.layout.branches-1-2"]])
+@pytest.mark.parametrize("words", [["list"], ["show", "doc.scoring.displayed-5"]])
 def test_an_output_that_cannot_be_written_is_named_in_one_line(words: list[str]) -> None:
-    fiveup = [sys.executable, "-m", "fiveup", *words]
+    # one fixture file rather than the corpus: the write at the end is what is tested
+    fiveup = [
+        sys.executable,
+        "-m",
+        "fiveup",
+        *words,
+        "--fixtures",
+        str(ROOT / "fixtures" / "scoring.yaml"),
+    ]
     with open("/dev/full", "w") as full:
         said = subprocess.run(fiveup, stdout=full, stderr=subprocess.PIPE, text=True, check=False)
     assert said.returncode == 2

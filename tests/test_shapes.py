@@ -5,20 +5,25 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Iterator
+from typing import cast
 
 import jsonschema
 import pytest
 
 from fiveup import strategies as fs
 from fiveup.contract import schemas, shapes
-from fiveup.contract.engine import JSON, Level
+from fiveup.contract.engine import JSON, EngineInfo, Level
 from fiveup.contract.schemas import (
     SCHEMA_NAMES,
     fixture_validator,
+    given_problem,
+    info_problem,
     message_problem,
     observation_problem,
     observation_schema,
+    ready_message,
 )
+from fiveup.contract.validators import given_validator
 from fiveup.fuzz.cases import LEVEL_WEIGHTS, random_case
 from fiveup.harness.corpus import bundled_fixture_dir, fixture_files
 from fiveup.harness.levels import LEVELS
@@ -102,6 +107,36 @@ def test_the_compiled_check_and_jsonschema_agree_on_reference_observations_and_m
     assert broken > OBSERVATIONS * 3 // 2 and decided > 10 * undecided  # most are broken
 
 
+def test_the_compiled_given_check_and_jsonschema_agree_on_random_cases_and_mutants() -> None:
+    """given_problem asks the compiled check first: it must say what jsonschema says."""
+    rng = random.Random(5)
+    judged: list[tuple[Level, JSON]] = [(level, value) for level in Level for value in _ODD]
+    for index in range(OBSERVATIONS):
+        level, given = random_case(12, index, levels=tuple(LEVEL_WEIGHTS))
+        request = LEVELS[level].request(given)
+        judged += [(level, v) for v in (request, *(_mutant(request, rng) for _ in range(3)))]
+    decided = broken = 0
+    for level, value in judged:
+        valid = given_validator(level.value).is_valid(value)
+        try:
+            says: bool | None = bool(shapes.compiled_given(level.value)(value))
+        except shapes.Unknown:
+            says = None
+        assert says in (valid, None), (level, value)
+        assert (given_problem(level, value) is None) is valid, (level, value)
+        decided += says is not None
+        broken += not valid
+    assert decided > 0.9 * len(judged) and broken > len(judged) // 2
+
+
+def test_an_engines_identity_is_judged_as_jsonschema_judges_its_ready_message() -> None:
+    info = ReferenceEngine().info()
+    assert info_problem(info) is None
+    for key, value in (("levels", ["poker"]), ("protocol", "1"), ("name", 5)):
+        broken = cast(EngineInfo, {**info, key: value})
+        assert info_problem(broken) == message_problem("ready", ready_message(broken)) is not None
+
+
 @pytest.mark.parametrize("name", SCHEMA_NAMES)
 def test_every_protocol_schema_compiles_and_agrees_on_odd_values(name: str) -> None:
     for value in _ODD:
@@ -160,10 +195,10 @@ def test_a_given_past_the_described_size_is_judged_inside_a_run_request(
         level, given = random_case(12, index, levels=tuple(LEVEL_WEIGHTS))
         request = LEVELS[level].request(given)
         givens += [(level.value, request), (level.value, _mutant(request, rng))]
-    judged = [schemas.given_problem(level, given) is None for level, given in givens]
+    judged = [given_validator(level).is_valid(given) for level, given in givens]
     monkeypatch.setattr(shapes, "DESCRIBED_VALUES", 0)
-    monkeypatch.setattr(shapes, "message_problem", lambda name, value: pytest.fail(name))
-    assert [shapes.given_problem(*case) is None for case in givens] == judged
+    monkeypatch.setattr(schemas, "validator_problem", lambda *args: pytest.fail("jsonschema"))
+    assert [schemas.given_problem(*case) is None for case in givens] == judged
     assert 0 < sum(judged) < len(judged)
 
 

@@ -27,26 +27,25 @@ import re
 import reprlib
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urldefrag, urljoin
 
-import jsonschema
-import jsonschema.validators
-from jsonschema.protocols import Validator
-from referencing import Registry, Resource
+from .engine import JSON
+from .validators import SCHEMA_NAMES, fixture_schema, message_problem, protocol_schema
 
-from . import schemas
-from .engine import JSON, Level
-from .schemas import SCHEMA_NAMES, fixture_schema, message_problem, protocol_schema
+if TYPE_CHECKING:  # imported where first needed: the compiled checks need neither
+    import jsonschema
+    from jsonschema.protocols import Validator
 
 __all__ = [
     "DESCRIBED_VALUES",
     "FIXTURE",
     "Unknown",
+    "bounded_problem",
     "compiled",
+    "compiled_given",
     "conforms",
     "fixture_errors",
-    "given_problem",
     "problem",
 ]
 
@@ -425,10 +424,25 @@ def compiled(name: str) -> Callable[[JSON], bool]:
 
     ``name`` :data:`FIXTURE` is the fixture files' schema.
     """
-    compiler = _Compiler()
     schema = fixture_schema() if name == FIXTURE else protocol_schema(name)
+    return _compiled(schema["$id"], schema, schema["$id"])
+
+
+@cache
+def compiled_given(level: str) -> Callable[[JSON], bool]:
+    """The compiled check of the ``given`` of a run request of ``level`` (a level's name).
+
+    That is ``run.json#/$defs/<level>``, what :func:`fiveup.contract.schemas.given_problem`
+    asks; True, False, or raises Unknown as :func:`compiled` does.
+    """
+    base = protocol_schema("run")["$id"]
+    return _compiled(f"{base}#given-{level}", {"$ref": f"#/$defs/{level}"}, base)
+
+
+def _compiled(uri: str, schema: Any, base: str) -> Callable[[JSON], bool]:
+    compiler = _Compiler()
     try:
-        entry = compiler.function(schema["$id"], schema, schema["$id"])
+        entry = compiler.function(uri, schema, base)
     except (_Unsupported, KeyError, re.error):
         return _always_unknown
     namespace = dict(compiler.env)
@@ -457,43 +471,40 @@ def problem(name: str, value: JSON) -> str | None:
     """What is wrong with ``value`` as the protocol message ``name`` (jsonschema's words).
 
     A value of more than :data:`DESCRIBED_VALUES` values is judged by the compiled check alone
-    and, when it does not follow, said to without saying where.
+    and, when it does not follow, said to without saying where (:func:`bounded_problem`).
+    """
+    return bounded_problem(compiled(name), value, name, lambda: message_problem(name, value))
+
+
+def bounded_problem(
+    check: Callable[[JSON], bool],
+    value: JSON,
+    schema_name: str,
+    describe: Callable[[], str | None],
+) -> str | None:
+    """What is wrong with ``value`` by the compiled ``check``, in words of ``describe()``.
+
+    ``describe`` (jsonschema) is asked only for a value of at most :data:`DESCRIBED_VALUES`
+    values, or one the compiled check cannot decide even with whole floats written as ints.
     """
     try:
-        if compiled(name)(value):
+        if check(value):
             return None
         decided = True
     except (Unknown, RecursionError):
         decided = False
     if _within(value, DESCRIBED_VALUES):
-        return message_problem(name, value)
+        return describe()
     if not decided:  # 1.0 where an integer goes, and the like: the same to JSON Schema as 1
         try:
-            if compiled(name)(_integral(value)):
+            if check(_integral(value)):
                 return None
         except Unknown:
-            return message_problem(name, value)  # a value no JSON parser makes (a Decimal)
+            return describe()  # a value no JSON parser makes (a Decimal)
     return (
-        f"does not follow {name}.json (a value of more than {DESCRIBED_VALUES:,} JSON values; "
-        "where is not looked for)"
+        f"does not follow {schema_name}.json (a value of more than {DESCRIBED_VALUES:,} JSON "
+        "values; where is not looked for)"
     )
-
-
-def given_problem(level: Level | str, given: JSON) -> str | None:
-    """What is wrong with ``given`` as a run request's ``given`` of ``level`` (jsonschema's words).
-
-    :func:`fiveup.contract.schemas.given_problem` in time bounded as :func:`problem`'s: a given
-    of more than :data:`DESCRIBED_VALUES` values is judged, inside a run request, by the compiled
-    check of ``run.json``.
-    """
-    name = level.value if isinstance(level, Level) else level
-    if name not in _LEVEL_NAMES or _within(given, DESCRIBED_VALUES):
-        return schemas.given_problem(level, given)
-    request: JSON = {"cmd": "run", "seq": 0, "level": name, "given": given}
-    return problem("run", request)
-
-
-_LEVEL_NAMES: Final = frozenset(level.value for level in Level)
 
 
 def _within(value: JSON, budget: int) -> bool:
@@ -565,6 +576,8 @@ def _unique_items(
     jsonschema compares unsortable items pairwise, which takes hours over 50,000 mappings.
     """
     if unique and validator.is_type(instance, "array"):
+        import jsonschema
+
         keys = [_canonical(item) for item in instance]
         if len(set(keys)) < len(keys):
             yield jsonschema.ValidationError(f"{reprlib.repr(instance)} has non-unique elements")
@@ -622,6 +635,9 @@ def _fixture_validator() -> Validator:
     holds the two equal), with every reference resolved once and a ``uniqueItems`` that takes
     linear time.
     """
+    import jsonschema.validators
+    from referencing import Registry, Resource
+
     documents = _documents()
     root = fixture_schema()
     schema = _inline(root, root["$id"], documents, frozenset())
