@@ -54,6 +54,8 @@ def load_engine(name: str) -> Engine:
     Every way the name can be wrong is a UsageError that repeats it printable and cut.
     """
     target: Any
+    if not name.strip():  # else an empty --engine would quietly be the reference
+        raise UsageError("--engine is empty: give an entry-point name or module:attribute")
     shown = printable(cut(name, _SHOWN_NAME))
     if ":" in name:
         target = _from_module(name, shown)
@@ -156,7 +158,7 @@ def open_engine(
         raise UsageError(IN_PROCESS_REFUSAL)
     if command:
         return ProcessEngine(command, timeout=timeout, sandbox=sandbox)
-    return TimedEngine(load_engine(name or DEFAULT_ENGINE), timeout)
+    return TimedEngine(load_engine(DEFAULT_ENGINE if name is None else name), timeout)
 
 
 class TimedEngine:

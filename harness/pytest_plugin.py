@@ -158,9 +158,11 @@ def _active(config: pytest.Config) -> bool:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Load the corpus once, when the plugin is asked for."""
-    command = config.getoption("fiveup_engine_cmd")
-    if command is not None and not command.strip():  # else the plugin would quietly stay off
-        raise pytest.UsageError("fiveup: --fiveup-engine-cmd is empty: give the engine's command")
+    for option, what in (("engine", "name"), ("engine_cmd", "command")):
+        value = config.getoption(f"fiveup_{option}")
+        if value is not None and not value.strip():  # else the plugin would quietly stay off
+            flag = f"--fiveup-{option.replace('_', '-')}"
+            raise pytest.UsageError(f"fiveup: {flag} is empty: give the engine's {what}")
     if _active(config):
         if config.getoption("fiveup_engine") and config.getoption("fiveup_engine_cmd"):
             raise pytest.UsageError("give --fiveup-engine or --fiveup-engine-cmd, not both")

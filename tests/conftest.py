@@ -47,23 +47,29 @@ pytest_plugins = ["pytester"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """The everyday profile of Hypothesis, unless the command line or the environment names one."""
+    """The everyday profile of Hypothesis, unless the command line or the environment names one.
+
+    Only the suite's two profiles are taken: any other (a mistyped name, Hypothesis's own
+    ``default`` or ``ci``) would run random examples with deadlines. The variable and the option
+    must agree, since ``strategies.long_profile_selected`` reads the variable first.
+    """
     from hypothesis import settings  # imported once the bytecode cache is set up
-    from hypothesis.errors import InvalidArgument
 
     from fiveup import strategies
 
-    asked = config.getoption("hypothesis_profile", None) or os.environ.get(strategies.PROFILE_ENV)
-    if asked is None:
-        settings.load_profile(strategies.EVERYDAY_PROFILE)
-        return
-    try:
-        settings.load_profile(asked)  # the command line's is loaded already; the variable's now
-    except InvalidArgument:  # a mistyped name would run Hypothesis's random default
-        known = f"{strategies.EVERYDAY_PROFILE} or {strategies.LONG_PROFILE}"
+    given = config.getoption("hypothesis_profile", None) or None
+    named = os.environ.get(strategies.PROFILE_ENV) or None
+    known = (strategies.EVERYDAY_PROFILE, strategies.LONG_PROFILE)
+    for where, asked in (("--hypothesis-profile", given), (strategies.PROFILE_ENV, named)):
+        if asked is not None and asked not in known:
+            raise pytest.UsageError(
+                f"{where}={asked!r}: the suite's profiles are {' and '.join(known)}"
+            )
+    if given and named and given != named:
         raise pytest.UsageError(
-            f"{strategies.PROFILE_ENV}={asked!r}: no Hypothesis profile of that name ({known})"
-        ) from None
+            f"--hypothesis-profile={given} and {strategies.PROFILE_ENV}={named}"
+        )
+    settings.load_profile(given or named or strategies.EVERYDAY_PROFILE)
 
 
 # What an inner pytest session with the plugin imports: Hypothesis's plugin imports Hypothesis when

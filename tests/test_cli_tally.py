@@ -35,7 +35,7 @@ def test_the_command_prints_raw_displayed_and_the_marks() -> None:
         ("", "not a whole number"),
         (str(MAX_SCORE + 5), "too large"),
         (str(10**12), "too large"),  # once a MemoryError
-        ("1" + "0" * 5000, "not a whole number"),  # past Python's digit limit
+        ("1" + "0" * 5000, "has more than 30 digits"),  # past Python's digit limit
         ("1e3", "not a whole number"),
     ],
 )

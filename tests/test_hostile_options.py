@@ -67,6 +67,12 @@ def _wide(folder: Path) -> Path:  # a quadratic check of duplicate names took mi
     return folder / "wide.json"
 
 
+def _wide_twice(folder: Path) -> Path:  # and the name of the first member again, last
+    members = ",".join(f'"k{i}":0' for i in range(80_000))
+    (folder / "twice.json").write_text("{" + members + ',"k0":1}')
+    return folder / "twice.json"
+
+
 def _fifo_folder(folder: Path) -> Path:
     (folder / "corpus").mkdir()
     os.mkfifo(folder / "corpus" / "cases.yaml")
@@ -78,6 +84,7 @@ MAKERS: dict[str, Callable[[Path], Path]] = {
     "big": _big,
     "deep": _deep,
     "wide": _wide,
+    "wide-twice": _wide_twice,
     "file": _file,
     "zero-link": _zero_link,
     "fifo-folder": _fifo_folder,
@@ -102,7 +109,7 @@ class Attack:
 
 ATTACKS = [
     Attack("tally-huge", ("tally", str(10**12)), ("too large",)),
-    Attack("tally-digits", ("tally", LONG), ("SCORE", "not a whole number")),
+    Attack("tally-digits", ("tally", LONG), ("SCORE", "more than 30 digits")),
     Attack("tally-negative", ("tally", "-5"), ("0 or more",)),
     Attack(
         "transcripts-seed-digits",
@@ -151,6 +158,16 @@ ATTACKS = [
     Attack("render-observation-wide", ("render", "--observation", "{path}"), ("neither",), "wide"),
     Attack("compare-wide", ("compare", "{path}", "{path}"), ("{path}", "not a report"), "wide"),
     Attack("fuzz-merge-wide", ("fuzz", "--merge", "{path}"), ("--merge", "{path}"), "wide"),
+    Attack(
+        "render-observation-wide-twice",
+        ("render", "--observation", "{path}"),
+        ("'k0' appears twice",),
+        "wide-twice",
+    ),
+    Attack("compare-wide-twice", ("compare", "{path}", "{path}"), ("appears twice",), "wide-twice"),
+    Attack(
+        "fuzz-merge-wide-twice", ("fuzz", "--merge", "{path}"), ("appears twice",), "wide-twice"
+    ),
     Attack("compare-fifo", ("compare", "{path}", "{path}"), ("{path}", "FIFO"), "fifo"),
     Attack("compare-zero", ("compare", "{path}", "{path}"), ("{path}", "device"), "zero-link"),
     Attack("compare-deep", ("compare", "{path}", "{path}"), ("{path}", "deeply"), "deep"),
@@ -177,6 +194,21 @@ ATTACKS = [
     *(
         Attack(f"{command.NAME}-unknown-option", (command.NAME, "--" + FORGED), ())
         for command in COMMANDS
+    ),
+    *(
+        Attack(
+            f"{command}-{option}-empty", (command, f"--{option}", " "), (f"--{option} is empty",)
+        )
+        for command, option in (
+            ("certify", "engine"),
+            ("certify", "engine-cmd"),
+            ("fuzz", "engine"),
+            ("fuzz", "baseline"),
+            ("fuzz", "baseline-cmd"),
+            ("bench", "engine"),
+            ("bench-harness", "engine"),
+            ("engine", "engine"),
+        )
     ),
     Attack("engine-unknown", ("engine", "--engine", "no.such.module:x"), ("--engine",)),
     Attack("engine-not-an-engine", ("engine", "--engine", "os:getcwd"), ("--engine",)),

@@ -95,9 +95,10 @@ def test_a_broken_engine_is_one_collection_error_and_bad_options_are_usage_error
         result = pytester.runpytest("--fiveup-engine=reference", f"--fiveup-timeout={timeout}")
         assert result.ret == pytest.ExitCode.USAGE_ERROR, timeout
         result.stderr.fnmatch_lines(["*--fiveup-timeout * is out of range: more than 0*"])
-    result = pytester.runpytest("--fiveup-engine-cmd= ")  # else the plugin stays off: no tests
-    assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*--fiveup-engine-cmd is empty*"])
+    for option in ("--fiveup-engine-cmd", "--fiveup-engine"):  # else the plugin stays off
+        result = pytester.runpytest(f"{option}= ")
+        assert result.ret == pytest.ExitCode.USAGE_ERROR
+        result.stderr.fnmatch_lines([f"*{option} is empty*"])
 
 
 @pytest.mark.campaign  # three pytest processes, each loading the plugin and the corpus

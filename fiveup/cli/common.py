@@ -144,10 +144,20 @@ def engine_args(args: argparse.Namespace) -> list[str]:
     return ["--engine", args.engine or DEFAULT_ENGINE]
 
 
+_ENGINE_OPTIONS = {
+    "engine": "an entry-point name or module:attribute",
+    "engine_cmd": "the command that starts the engine",
+    "baseline": "an entry-point name or module:attribute",
+    "baseline_cmd": "the command that starts the baseline",
+}
+
+
 def check_engine_command(args: argparse.Namespace) -> None:
-    """Refuse an ``--engine-cmd`` that is only blanks."""
-    if args.engine_cmd is not None and not args.engine_cmd.strip():
-        raise UsageError("--engine-cmd is empty: give the command that starts the engine")
+    """Refuse an engine option that is only blanks: an empty name would be the reference."""
+    for dest, wanted in _ENGINE_OPTIONS.items():
+        value = getattr(args, dest, None)
+        if value is not None and not value.strip():
+            raise UsageError(f"--{dest.replace('_', '-')} is empty: give {wanted}")
 
 
 def shown(path: Path) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from fiveup.contract.players import MAX_PLAYERS, MIN_PLAYERS
+from fiveup.contract.schemas import clip
 from fiveup.errors import UsageError
 from fiveup.harness.process import MAX_TIMEOUT, check_seconds, seconds_range
 from fiveup.harness.text import printable
@@ -40,11 +41,24 @@ MAX_SEED: Final = 2**63
 """Seeds lie in -2**63 <= S < 2**63."""
 MAX_BENCH_COUNT: Final = 1_000_000
 """The most rounds, matches, requests or cases one benchmark plays: a benchmark is a short run."""
-_DIGITS = f"[0-9]{{1,{DIGITS}}}"
-_WHOLE: Final = re.compile(rf"[+-]?{_DIGITS}")
-_DECIMAL: Final = re.compile(
-    rf"[+-]?({_DIGITS}(\.[0-9]{{0,{DIGITS}}})?|\.{_DIGITS})([eE][+-]?[0-9]{{1,3}})?"
-)
+_QUOTED = 40
+"""The most characters of a word a message quotes."""
+_WHOLE: Final = re.compile(r"[+-]?[0-9]+")
+_DECIMAL: Final = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,3})?")
+
+
+def _quoted(text: str) -> str:
+    return f"'{printable(clip(text, _QUOTED))}'"  # escaped once, not again by repr
+
+
+def _read(text: str, pattern: re.Pattern[str], what: str) -> str:
+    """``text`` without its blanks, when it is ``pattern`` of at most :data:`DIGITS` digits."""
+    word = text.strip(" \t")  # str.strip would also take \x1c, which int() refuses
+    if pattern.fullmatch(word) is None:
+        raise argparse.ArgumentTypeError(f"not {what}: {_quoted(text)}")
+    if sum(char.isdigit() for char in word) > DIGITS:
+        raise argparse.ArgumentTypeError(f"{_quoted(word)} has more than {DIGITS} digits")
+    return word
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,9 +72,7 @@ class WholeNumber:
 
     def __call__(self, text: str) -> int:
         """The number ``text`` names, or ``ArgumentTypeError`` saying what is wrong."""
-        if _WHOLE.fullmatch(text.strip()) is None:
-            raise argparse.ArgumentTypeError(f"not a whole number: {printable(text)!r}")
-        value = int(text)
+        value = int(_read(text, _WHOLE, "a whole number"))
         if not self.low <= value <= self.high:
             raise argparse.ArgumentTypeError(
                 f"{value} is out of range: from {self.low:,} to {self.high:,}{self.what}"
@@ -76,13 +88,12 @@ class Seconds:
 
     def __call__(self, text: str) -> float:
         """The seconds ``text`` names, or ``ArgumentTypeError`` saying what is wrong."""
-        if _DECIMAL.fullmatch(text.strip()) is None:
-            raise argparse.ArgumentTypeError(f"not a number of seconds: {printable(text)!r}")
+        word = _read(text, _DECIMAL, "a number of seconds")
         try:  # past the largest float the text reads as inf, so the message quotes the text
-            return check_seconds(float(text), most=self.high)
+            return check_seconds(float(word), most=self.high)
         except UsageError:
             raise argparse.ArgumentTypeError(
-                f"{text.strip()} is out of range: {seconds_range(self.high)}"
+                f"{word} is out of range: {seconds_range(self.high)}"
             ) from None
 
 

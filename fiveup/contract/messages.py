@@ -54,8 +54,11 @@ def _no_constant(name: str) -> NoReturn:
 def _unique(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
     found = dict(pairs)
     if len(found) != len(pairs):
-        names = [key for key, _ in pairs]
-        twice = next(key for i, key in enumerate(names) if key in names[:i])
+        seen: set[str] = set()
+        for twice, _ in pairs:  # one pass: a slice per name was quadratic on a wide object
+            if twice in seen:
+                break
+            seen.add(twice)
         raise ValueError(f"the name {clip(twice, 40)!r} appears twice in one object")
     return found
 

@@ -11,8 +11,10 @@ once into plain Python (the keywords the schemas use: ``type``, ``properties``, 
 that answers exactly what ``jsonschema`` answers on plain JSON. What it cannot decide exactly
 (a float where an integer is expected, a keyword it does not know, a value no JSON parser
 makes) it hands to ``jsonschema``, so the answer is always the validator's; and a problem is
-always described by ``jsonschema`` (:func:`problem`). ``tests/test_shapes.py`` holds the two
-equal over many observations, valid and broken.
+described by ``jsonschema`` (:func:`problem`) in a value of at most :data:`DESCRIBED_VALUES`
+values; past that, jsonschema's walk would take minutes, and the problem is said without where
+(:func:`bounded_problem`). ``tests/test_shapes.py`` holds the two equal over many observations,
+valid and broken.
 
 Fixture files are checked here too (:func:`fixture_errors`, what the linter reports): the
 compiled fixture schema first, then, for a file it does not find valid, the fixture schema with
