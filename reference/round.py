@@ -267,6 +267,8 @@ class RoundEnded:
         return self.text
 
 
+# A frozen dataclass's __init__ sets each field through object.__setattr__, which cost a random
+# round about 1%; the round's end sets the result's fields by the slots' own setters instead.
 _Setter = Callable[[RoundResult, object], None]
 _SET_END, _SET_WINNER, _SET_PIPS, _SET_PENALTIES, _SET_NEXT = cast(
     "tuple[_Setter, _Setter, _Setter, _Setter, _Setter]",
@@ -275,27 +277,6 @@ _SET_END, _SET_WINNER, _SET_PIPS, _SET_PENALTIES, _SET_NEXT = cast(
         for name in ("end", "winner", "pips", "penalties", "next_opener")
     ),
 )
-
-
-def _round_result(
-    end: RoundEnd,
-    winner: int | None,
-    pips: tuple[int, ...],
-    penalties: tuple[int, ...],
-    next_opener: int | None,
-) -> RoundResult:
-    """``RoundResult(end, winner, pips, penalties, next_opener)``, built by its slots' setters.
-
-    The frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``, which
-    costs a random round about 1%; the same fields set by the slots themselves, half of that.
-    """
-    result: RoundResult = object.__new__(RoundResult)
-    _SET_END(result, end)
-    _SET_WINNER(result, winner)
-    _SET_PIPS(result, pips)
-    _SET_PENALTIES(result, penalties)
-    _SET_NEXT(result, next_opener)
-    return result
 
 
 Event = Played | Drew | Passed | RoundEnded
@@ -1016,8 +997,8 @@ class Round:
         return tuple([sum(map(pips, hand)) for hand in self._hands])
 
     def _finish(self, end: RoundEnd, winner: int | None) -> None:
-        # :meth:`_pips` and :func:`_round_result` inline, and the standard count in one pass
-        # over the seats: a plain loop of two to four steps costs less than chained maps
+        # :meth:`_pips` inline, the result set by its slots' setters, and the standard count in
+        # one pass over the seats: a plain loop of two to four steps costs less than chained maps
         penalty_of = self._derived.penalty
         scores = self._scores
         pips: list[int] = []
