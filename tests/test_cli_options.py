@@ -17,7 +17,7 @@ import pytest
 from fiveup.cli import main
 from fiveup.cli.app import COMMANDS
 from fiveup.cli.common import Parser
-from fiveup.cli.options import DIGITS, MAX_TIMEOUT, Seconds, WholeNumber, seconds, whole_number
+from fiveup.cli.options import DIGITS, MAX_TIMEOUT, Seconds, WholeNumber, seconds
 from fiveup.errors import UsageError
 from fiveup.harness.engines import TimedEngine, open_engine
 from fiveup.harness.process import ProcessEngine, check_seconds
@@ -128,7 +128,7 @@ def test_a_time_limit_is_checked_where_an_engine_is_opened() -> None:
 
 
 def test_the_types_read_their_bounds_inclusively() -> None:
-    assert whole_number(-3, 3)("-3") == -3 and whole_number(-3, 3)("+3") == 3
+    assert WholeNumber(-3, 3)("-3") == -3 and WholeNumber(-3, 3)("+3") == 3
     assert seconds(".5") == 0.5 and seconds("5.") == 5.0 and seconds("2e-3") == 0.002
     with pytest.raises(argparse.ArgumentTypeError, match="from -3 to 3"):
-        whole_number(-3, 3)("4")
+        WholeNumber(-3, 3)("4")

@@ -26,8 +26,6 @@ DEFAULT_BENCH_ROUNDS = 5000
 """Random 2-player rounds timed for bench's rate."""
 DEFAULT_CASES = 3000
 """Cases of each fuzz campaign."""
-MAX_COUNT = MAX_BENCH_COUNT
-"""The most rounds or cases one measurement plays."""
 _WIDTH = 51
 
 
@@ -35,14 +33,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``bench-fuzz``."""
     parser.add_argument(
         "--rounds",
-        type=count(MAX_COUNT, low=1),
+        type=count(MAX_BENCH_COUNT, low=1),
         default=DEFAULT_BENCH_ROUNDS,
         metavar="N",
         help=f"2-player rounds for bench's rate (default {DEFAULT_BENCH_ROUNDS})",
     )
     parser.add_argument(
         "--cases",
-        type=count(MAX_COUNT, low=1),
+        type=count(MAX_BENCH_COUNT, low=1),
         default=DEFAULT_CASES,
         metavar="N",
         help=f"cases of each fuzz campaign (default {DEFAULT_CASES})",

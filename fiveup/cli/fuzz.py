@@ -33,7 +33,7 @@ from fiveup.harness.sources import read_bounded
 from fiveup.harness.text import printable
 
 from .common import Streams, add_engine_options, check_engine_command
-from .options import PLAYERS, seconds, seed, whole_number
+from .options import PLAYERS, WholeNumber, seconds, seed
 
 NAME = "fuzz"
 HELP = "play random cases on a baseline and an engine; write each divergence as a fixture"
@@ -75,7 +75,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--rounds",
-        type=whole_number(1, MAX_ROUNDS),
+        type=WholeNumber(1, MAX_ROUNDS),
         default=2000,
         metavar="N",
         help="random cases to play (default 2000)",
@@ -104,7 +104,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--keep",
-        type=whole_number(0, MAX_KEEP),
+        type=WholeNumber(0, MAX_KEEP),
         default=KEEP_PER_KIND,
         metavar="K",
         help=f"fixtures written per kind of divergence, in each process (default {KEEP_PER_KIND}; "
@@ -112,7 +112,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--jobs",
-        type=whole_number(1, _cores(), " (one per core this process may use)"),
+        type=WholeNumber(1, _cores(), " (one per core this process may use)"),
         default=1,
         metavar="J",
         help="local processes, at most one per core (default 1)",

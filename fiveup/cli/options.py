@@ -32,7 +32,6 @@ __all__ = [
     "count",
     "seconds",
     "seed",
-    "whole_number",
 ]
 
 DIGITS: Final = 30
@@ -95,11 +94,6 @@ class Seconds:
             raise argparse.ArgumentTypeError(
                 f"{word} is out of range: {seconds_range(self.high)}"
             ) from None
-
-
-def whole_number(low: int, high: int, what: str = "") -> WholeNumber:
-    """A whole number from ``low`` to ``high``; ``what`` says why the bounds are there."""
-    return WholeNumber(low, high, what)
 
 
 def count(high: int, low: int = 0) -> WholeNumber:

@@ -11,7 +11,6 @@ builds none (an engine served over the protocol, whose messages the compiled che
 from __future__ import annotations
 
 from functools import cache
-from itertools import islice
 from typing import TYPE_CHECKING, Any, Final
 
 from fiveup.errors import UsageError
@@ -50,8 +49,6 @@ SCHEMA_NAMES: Final = (
 )
 """The JSON Schemas of ``spec/schemas/protocol/``, by file name without ``.json``."""
 
-_WEIGHED: Final = 100
-"""The most schema errors weighed for the one a problem names."""
 _CLIP = 400
 
 
@@ -113,9 +110,7 @@ def validator_problem(validator: Validator, schema_name: str, value: JSON) -> st
         return None
     import jsonschema.exceptions
 
-    # The first errors only: best_match weighs every error it is given, and a value of a
-    # hundred thousand wrong items (an engine's reply, say) has as many.
-    error = jsonschema.exceptions.best_match(islice(validator.iter_errors(value), _WEIGHED))
+    error = jsonschema.exceptions.best_match(validator.iter_errors(value))
     return clip(f"does not follow {schema_name}.json at {error.json_path}: {error.message}", _CLIP)
 
 
