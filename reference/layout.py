@@ -9,8 +9,8 @@ against the spec line by line:
   (CNT-2 to CNT-5).
 
 :class:`Layout` keeps the sum of the counted ends and the available points indexed by value up to
-date on every placement, so that queries during play cost no recomputation. It works on small
-integer codes internally (a tile is ``7 * low + high``, a point ``6 * tile + slot``) and builds its
+date on every placement, so that queries during play cost no recomputation. It works on the
+notation's integer codes (``Tile.code``, ``Point.code``, ``Placement.key``) and builds its
 tables from the rule functions of its :class:`~fiveup.reference.rules.Rules` (once per set of
 rules), so the rules live in one place only.
 """
@@ -25,8 +25,9 @@ from typing import NoReturn
 
 from fiveup.contract.notation import (
     ALL_TILES,
-    DOUBLE_SLOTS,
-    END_SLOTS,
+    KEY_STRIDE,
+    N_TILE_CODES,
+    SLOT_COUNT,
     Placement,
     Point,
     Slot,
@@ -77,25 +78,21 @@ class PlacementResult:
 
 # --- integer codes and the tables built from the rule functions -------------------------------
 
-_SLOTS: tuple[Slot, ...] = (*END_SLOTS, *DOUBLE_SLOTS)
+_SLOTS: tuple[Slot, ...] = tuple(Slot)  # the order of Point.code
 _SLOT_INDEX = {slot: index for index, slot in enumerate(_SLOTS)}
-_N_SLOTS = len(_SLOTS)
-N_TILE_CODES = 49
-"""Tile codes run from 0 to 48 (``7 * low + high``); 28 of them name tiles."""
+_N_SLOTS = SLOT_COUNT
 _N_MASKS = 1 << _N_SLOTS
 _NO_TARGET = -1
-KEY_STRIDE = N_TILE_CODES * _N_SLOTS + 1
-"""A placement key is ``tile code * KEY_STRIDE + point code + 1`` (``+ 0`` for the opening)."""
 
 
 def tile_code(tile: Tile) -> int:
-    """The integer code of a tile: ``7 * low + high``."""
-    return 7 * tile.low + tile.high
+    """The integer code of a tile: ``7 * low + high`` (:attr:`Tile.code`)."""
+    return tile.code
 
 
 def point_code(point: Point) -> int:
-    """The integer code of a connection point: ``6 * tile code + slot index``."""
-    return (7 * point.tile.low + point.tile.high) * _N_SLOTS + _SLOT_INDEX[point.slot]
+    """The integer code of a connection point (:attr:`Point.code`): ``6 * tile code + slot``."""
+    return point.code
 
 
 def _slots_of(mask: int) -> frozenset[Slot]:
@@ -122,7 +119,6 @@ LOW_OF: list[int] = [0] * N_TILE_CODES
 HIGH_OF: list[int] = [0] * N_TILE_CODES
 """The higher half of the tile with this code."""
 _PLACEMENTS: dict[int, Placement] = {}
-_KEY_BY_ID: dict[int, int] = {}
 # Per key of a placement whose tile shows the point's value: the tile code, the point code, the
 # target's tile code and slot index, the value joined, and the new tile's occupied-slot mask.
 _JOINS: dict[int, tuple[int, int, int, int, int, int]] = {}
@@ -269,7 +265,6 @@ def _key(tc: int, pc: int) -> int:
 def _intern(placement: Placement, tc: int, pc: int) -> None:
     key = _key(tc, pc)
     _PLACEMENTS[key] = placement
-    _KEY_BY_ID[id(placement)] = key
     slot = placement.joining_slot
     mask = 0 if slot is None else 1 << _SLOT_INDEX[slot]
     if pc == _NO_TARGET:
@@ -299,14 +294,9 @@ def interned_placements() -> Mapping[int, Placement]:
 def placement_key(placement: Placement) -> int:
     """The integer key of a placement (``tile code * 295 + point code + 1``, 0 for no target).
 
-    Interned placements (those the engine hands out) are recognised by identity.
+    :attr:`Placement.key`.
     """
-    key = _KEY_BY_ID.get(id(placement))
-    if key is not None:
-        return key
-    tile = placement.tile
-    target = placement.target
-    return _key(7 * tile.low + tile.high, _NO_TARGET if target is None else point_code(target))
+    return placement.key
 
 
 def placement_of(key: int) -> Placement:

@@ -29,23 +29,29 @@ import random
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import NoReturn, cast
 
-from fiveup.contract.notation import ALL_TILES, Action, Placement, Tile, Verb
+from fiveup.contract.notation import (
+    ALL_TILES,
+    DRAW_CODE,
+    KEY_STRIDE,
+    N_TILE_CODES,
+    Action,
+    Placement,
+    Tile,
+    Verb,
+)
 from fiveup.contract.players import MAX_PLAYERS, MIN_PLAYERS, side_count, side_of
 from fiveup.errors import IllegalMoveError, NotationError, UsageError
 
 from .layout import (
     HIGH_OF,
-    KEY_STRIDE,
     LOW_OF,
-    N_TILE_CODES,
     TILE_OF,
     Layout,
     interned_placements,
     new_layout,
-    placement_key,
     placement_of,
     split_key,
     tile_code,
@@ -314,22 +320,6 @@ _PLAY_ACTIONS: list[dict[int, Action]] = [
 ]
 _DRAW_ACTIONS = [Action(seat, Verb.DRAW) for seat in range(MAX_PLAYERS)]
 _PASS_ACTIONS = [Action(seat, Verb.PASS) for seat in range(MAX_PLAYERS)]
-_DRAW_CODE, _PASS_CODE = -1, -2
-_ACTION_CODE_BY_ID: dict[int, int] = {
-    id(action): key for actions in _PLAY_ACTIONS for key, action in actions.items()
-}
-_ACTION_CODE_BY_ID.update({id(action): _DRAW_CODE for action in _DRAW_ACTIONS})
-_ACTION_CODE_BY_ID.update({id(action): _PASS_CODE for action in _PASS_ACTIONS})
-# The same by seat, and last an empty table for the turn of a round that is over (-1): the
-# lookup by the seat to act finds only that seat's actions (a quarter of the table to search).
-_SEAT_CODES_BY_ID: list[dict[int, int]] = [
-    {
-        **{id(action): key for key, action in _PLAY_ACTIONS[seat].items()},
-        id(_DRAW_ACTIONS[seat]): _DRAW_CODE,
-        id(_PASS_ACTIONS[seat]): _PASS_CODE,
-    }
-    for seat in range(MAX_PLAYERS)
-] + [{}]
 
 
 def _play_rows(plays: dict[int, Action]) -> list[list[Action | None]]:
@@ -351,28 +341,19 @@ _SHARED_ACTIONS: tuple[Action, ...] = (
     *_DRAW_ACTIONS,
     *_PASS_ACTIONS,
 )
-_SHARED_BY_VALUE: dict[Action, Action] = {action: action for action in _SHARED_ACTIONS}
 
 
 def shared_actions() -> tuple[Action, ...]:
     """Every action a round can ever accept (all seats), as the shared instances it hands out.
 
-    A round recognises these at once, by identity; an equal action made elsewhere (parsed from
-    text, say) is looked up among them first. Live as long as the module.
+    A round reads any action by its seat and :attr:`~fiveup.contract.notation.Action.code`;
+    these are the ones it lists, so a caller may compare them by identity. Live as long as the
+    module.
     """
     return _SHARED_ACTIONS
 
 
-def _action_code(action: Action) -> int:
-    """The placement key of a play, or the code of a draw or a pass."""
-    if action.verb is Verb.DRAW:
-        return _DRAW_CODE
-    if action.verb is Verb.PASS:
-        return _PASS_CODE
-    assert action.placement is not None
-    return placement_key(action.placement)
-
-
+_CODE_OF = attrgetter("code")
 _SORTED_CODES = sorted(tile_code(tile) for tile in ALL_TILES)
 _PIPS_OF = [LOW_OF[code] + HIGH_OF[code] for code in range(len(LOW_OF))]
 _PIP_OF = _PIPS_OF.__getitem__
@@ -583,7 +564,7 @@ class Round:
         """
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise UsageError(f"a game has 2, 3 or 4 players, not {players}", "PLY-1")
-        codes = [7 * tile.low + tile.high for tile in deck]
+        codes = list(map(_CODE_OF, deck))
         if sorted(codes) != _SORTED_CODES:  # sorting 28 small ints is the cheapest check
             raise UsageError("the deck must hold each of the 28 tiles [0|0] to [6|6] once", "SET-1")
         if not 0 <= opener < players:
@@ -868,19 +849,46 @@ class Round:
     def apply(self, action: Action) -> None:  # noqa: C901 - one straight path per verb, inline
         """Carry out ``action`` for its seat, refused by the first rule it breaks (TRN-3, ...)."""
         seat = self._turn
-        try:
-            code = _SEAT_CODES_BY_ID[seat][id(action)]
-        except KeyError:  # another seat's, after the end, or not shared (an equal one may be)
-            self._apply_other(action)
-            return
+        if action.seat != seat:  # another seat's, or the round is over (no seat's turn: -1)
+            self._refuse_out_of_turn(action)
+        code = action.code
         if code >= 0:  # a play: the checks of TRN-3 to LAY-3 inline, then the table's
-            tc = code // KEY_STRIDE
-            hand = self._hands[seat]
-            pending = self._pending
-            if (pending != _NO_TILE and tc != pending) or tc not in hand:
-                self._refused(action)
-            total = self._layout.place_key(code)
+            layout = self._layout
+            join = layout._joins[code]
+            if join is None or type(layout) is not Layout:
+                total = self._place_by_layout(action)
+                tc = code // KEY_STRIDE
+                hand = self._hands[seat]
+            else:  # Layout.place_key inline (a call per play was 3% of a round; a test holds
+                # the two equal): the seat's checks, then the table's, before any change
+                tc, pc, target_tc, value, bit, mask, steps = join
+                hand = self._hands[seat]
+                pending = self._pending
+                occupied = layout._occupied
+                if (pending != _NO_TILE and tc != pending) or tc not in hand or occupied[tc] >= 0:
+                    self._refused(action)
+                avail = layout.points_by_value
+                if pc < 0:
+                    if layout.placed:
+                        self._refused(action)
+                    total, _, points, bits = steps[0]
+                else:
+                    joined = avail[value]
+                    try:
+                        joined.remove(pc)
+                    except ValueError:  # not an available point: absent, occupied or closed
+                        self._refused(action)
+                    change, occupied[target_tc], points, bits = steps[occupied[target_tc]]
+                    total = layout._sum + change
+                    bits |= layout.open_values if joined else layout.open_values ^ bit
+                occupied[tc] = mask
+                for point_value, point_code in points:
+                    avail[point_value].append(point_code)
+                layout.open_values = bits
+                layout._sum = total
+                layout.placed.append(code)
             hand.remove(tc)
+            pending = self._pending
             if pending != _NO_TILE:
                 self._pending = _NO_TILE
             credit = self._credit[total]
@@ -896,7 +904,7 @@ class Round:
                 self._finish(RoundEnd.OUT, seat)
             else:
                 self._finish(RoundEnd.BLOCKED, None)
-        elif code == _DRAW_CODE:
+        elif code == DRAW_CODE:
             moves = self._moves
             bone = self._bone
             hand = self._hands[seat]
@@ -924,24 +932,33 @@ class Round:
             self._moves = None
             self._turn = self._next_seat[seat]
 
-    def _apply_other(self, action: Action) -> None:
-        """:meth:`apply` of an action that is not the shared one of the seat to act."""
+    def _refuse_out_of_turn(self, action: Action) -> NoReturn:
+        """Refuse an action of a seat that is not to act (TRN-3), or of a round that is over."""
         self._check_seat(action)
-        shared = _SHARED_BY_VALUE.get(action)
-        if shared is not None and shared is not action and action.seat == self._turn:
-            self.apply(shared)
-            return
-        self._refuse(action)
-        if action.placement is not None:  # a join no table has: LAY-4 unless a refusal names it
+        self._refused(action)
+
+    def _place_by_layout(self, action: Action) -> int:
+        """Place by :meth:`Layout.place_key` a play the seat may make; return the new sum.
+
+        For a variant's table, and for a join no table has (LAY-4 unless a refusal names it).
+        """
+        code = action.code
+        pending = self._pending
+        tc = code // KEY_STRIDE
+        if (pending != _NO_TILE and tc != pending) or tc not in self._hands[action.seat]:
+            self._refused(action)
+        if self._layout._joins[code] is None:
+            self._refuse(action)
+            assert action.placement is not None
             self._layout.check(action.placement)
-        raise AssertionError(f"{action.text} passed the checks it failed")
+        return self._layout.place_key(code)
 
     def _seat_action(self, verb: Verb, placement: Placement | None = None) -> Action:
         """The shared action of the seat to act (seat 0 once the round is over), else a new one."""
         seat = max(self._turn, 0)
         if placement is None:
             return _DRAW_ACTIONS[seat] if verb is Verb.DRAW else _PASS_ACTIONS[seat]
-        return _PLAY_ACTIONS[seat].get(placement_key(placement)) or Action(seat, verb, placement)
+        return _PLAY_ACTIONS[seat].get(placement.key) or Action(seat, verb, placement)
 
     def play(self, move: Placement | Action) -> None:
         """Place a tile for the seat to act (an Action is applied with its seat checked)."""
@@ -1112,13 +1129,10 @@ class _VariantRound(_ScoringVariantRound):
         moves = self._moves
         if moves is None or action not in moves:  # a listed move is known to pass the order
             self._refuse(action)
-        try:
-            code = _ACTION_CODE_BY_ID[id(action)]
-        except KeyError:
-            code = _action_code(action)
+        code = action.code
         if code >= 0:
             self._play_unchecked(code)
-        elif code != _DRAW_CODE:
+        elif code != DRAW_CODE:
             self._pass_unchecked()
         elif self._bone:
             self._draw_unchecked()

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import pickle
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -9,7 +13,12 @@ from hypothesis import strategies as st
 from fiveup.contract.notation import (
     ALL_TILES,
     DOUBLE_SLOTS,
+    DRAW_CODE,
     END_SLOTS,
+    KEY_STRIDE,
+    N_TILE_CODES,
+    PASS_CODE,
+    SLOT_COUNT,
     Action,
     Placement,
     Point,
@@ -175,3 +184,47 @@ def test_actions_round_trip(action: Action) -> None:
     assert Action.parse(action.text) == action
     assert Action.parse(str(action)).text == action.text
     assert eval(repr(action), {"Action": Action}) == action
+
+
+# --- the integer forms ------------------------------------------------------------------------
+
+_ALL_POINTS = [Point(tile, slot) for tile in ALL_TILES for slot in tile.slots()]
+
+
+def test_integer_forms_follow_their_formulas_and_name_each_value_once() -> None:
+    assert [t.code for t in ALL_TILES] == [7 * t.low + t.high for t in ALL_TILES]
+    assert all(0 <= t.code < N_TILE_CODES for t in ALL_TILES)
+    order = list(Slot)
+    assert len(order) == SLOT_COUNT
+    assert [p.code for p in _ALL_POINTS] == [
+        SLOT_COUNT * p.tile.code + order.index(p.slot) for p in _ALL_POINTS
+    ]
+    assert len({p.code for p in _ALL_POINTS}) == len(_ALL_POINTS)
+    assert max(p.code for p in _ALL_POINTS) < KEY_STRIDE - 1
+    placements = [Placement(t) for t in ALL_TILES]
+    placements += [Placement(t, p) for t in ALL_TILES for p in _ALL_POINTS]
+    keys = [pl.key for pl in placements]
+    assert len(set(keys)) == len(placements)
+    assert Placement.parse("[1|2]@[1|1]:line-b").key == 9 * KEY_STRIDE + 8 * SLOT_COUNT + 3 + 1
+    assert Placement.parse("[1|2]").key == 9 * KEY_STRIDE
+    play = Action.parse("3 play [1|2]@[1|1]:line-b")
+    assert play.placement is not None
+    assert play.code == play.placement.key
+    assert (Action(0, Verb.DRAW).code, Action(2, Verb.PASS).code) == (DRAW_CODE, PASS_CODE)
+    assert len({DRAW_CODE, PASS_CODE} | set(keys)) == len(keys) + 2
+
+
+@given(actions())
+def test_integer_forms_are_kept_by_copies_and_left_out_of_equality_and_text(
+    action: Action,
+) -> None:
+    for other in (pickle.loads(pickle.dumps(action)), copy.deepcopy(action)):
+        assert other == action
+        assert other.code == action.code
+    moved = dataclasses.replace(action, seat=action.seat + 1)
+    assert moved.code == action.code
+    assert moved != action
+    assert "code" not in repr(action)
+    assert "key" not in repr(action.placement)
+    assert hash(Action.parse(action.text)) == hash(action)
+    assert Action.__match_args__ == ("seat", "verb", "placement")

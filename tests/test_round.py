@@ -12,7 +12,7 @@ from deals import CHAIN, CHAIN_ACTIONS, SIXES, stacked, texts
 
 from fiveup.contract.notation import ALL_TILES, Action, Placement, Tile, Verb
 from fiveup.errors import IllegalMoveError, NotationError, UsageError
-from fiveup.reference.layout import interned_placements
+from fiveup.reference.layout import Layout, interned_placements
 from fiveup.reference.round import (
     Drew,
     Passed,
@@ -545,3 +545,60 @@ def test_the_legal_moves_and_can_place_agree_with_the_points_on_the_table(
             assert moves == _moves_by_the_points(round_)
             round_.apply(moves[rng.randrange(len(moves))])
         assert round_.legal_action_list() == []
+
+
+def _table_state(layout: Layout) -> tuple[object, ...]:
+    return (
+        layout.occupied_key(),
+        [points.copy() for points in layout.points_by_value],
+        layout.open_values,
+        layout.sum,
+        layout.placed.copy(),
+    )
+
+
+_PLACEMENTS = sorted(interned_placements().values(), key=lambda p: p.key)
+
+
+@pytest.mark.parametrize("rules", [STANDARD, NO_SPINNER], ids=["standard", "no-spinner"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_round_keeps_its_table_as_layout_place_does(rules: Rules, players: int) -> None:
+    """The round places the spec's plays inline, not through Layout.place: the two agree.
+
+    Every play of random rounds leaves the round's table as ``Layout.place`` of the same
+    placement leaves a table of its own, with the same sum logged; a play of a tile in hand
+    that the round refuses, the table refuses with the same rule and words, and neither
+    changes.
+    """
+    rng = random.Random(7 + players)
+    refused = Counter[str]()
+    for _ in range(15):
+        round_ = Round(players, shuffled_deck(rng), rng.randrange(players), rules=rules)
+        table = Layout(rules)
+        while not round_.over:
+            seat = round_.turn
+            assert seat is not None
+            moves = round_.legal_action_list()
+            in_hand = set(round_.hand(seat)) if round_.pending is None else set()
+            tried = [p for p in rng.sample(_PLACEMENTS, 60) if p.tile in in_hand]
+            for placement in tried:
+                action = Action(seat, Verb.PLAY, placement)
+                if action in moves:
+                    continue
+                before = _table_state(round_.layout)
+                with pytest.raises(IllegalMoveError) as by_round:
+                    round_.apply(action)
+                with pytest.raises(IllegalMoveError) as by_table:
+                    table.check(placement)
+                assert (by_round.value.rule, by_round.value.message) == (
+                    by_table.value.rule,
+                    by_table.value.message,
+                )
+                refused[str(by_round.value.rule)] += 1
+                assert _table_state(round_.layout) == before == _table_state(table)
+            action = moves[rng.randrange(len(moves))]
+            round_.apply(action)
+            if action.placement is not None:
+                assert round_.action_log[-1][3] == table.place(action.placement).sum
+                assert _table_state(round_.layout) == _table_state(table)
+    assert {"LAY-1", "LAY-4"} <= set(refused)

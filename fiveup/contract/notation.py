@@ -9,13 +9,20 @@ Every value round-trips through text: ``Tile.parse(t.text) == t`` and likewise f
     placement   [1|4]                      the opening tile
                 [1|2]@[1|1]:line-b         a tile joined to a connection point
     action      0 play [1|2]@[1|1]:line-b   1 draw   2 pass
+
+Each value also has an integer form, for engines that index tables by it (as python-chess
+numbers squares): ``Tile.code`` is ``7 * low + high``; ``Point.code`` is ``SLOT_COUNT *
+tile.code`` plus the slot's index in :class:`Slot` order; ``Placement.key`` is ``tile.code *
+KEY_STRIDE``, plus ``target.code + 1`` when it joins a point; ``Action.code`` is the
+placement's key for a play, :data:`DRAW_CODE` or :data:`PASS_CODE`. Together with the seat, an
+action's code names it.
 """
 
 from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from fiveup.errors import NotationError
@@ -25,8 +32,13 @@ from .definitions import pattern
 __all__ = [
     "ALL_TILES",
     "DOUBLE_SLOTS",
+    "DRAW_CODE",
     "END_SLOTS",
+    "KEY_STRIDE",
     "MAX_PIPS",
+    "N_TILE_CODES",
+    "PASS_CODE",
+    "SLOT_COUNT",
     "Action",
     "Placement",
     "Point",
@@ -36,6 +48,16 @@ __all__ = [
 ]
 
 MAX_PIPS = 6
+N_TILE_CODES = 7 * MAX_PIPS + MAX_PIPS + 1
+"""Tile codes run from 0 to 48 (``7 * low + high``); 28 of them name tiles."""
+SLOT_COUNT = 6
+"""The slots a tile may have: a point's code is ``SLOT_COUNT * tile code + slot index``."""
+KEY_STRIDE = N_TILE_CODES * SLOT_COUNT + 1
+"""A placement key is ``tile code * KEY_STRIDE + point code + 1`` (``+ 0`` for the opening)."""
+DRAW_CODE = -1
+"""The :attr:`Action.code` of a draw."""
+PASS_CODE = -2
+"""The :attr:`Action.code` of a pass."""
 
 
 class Slot(enum.Enum):
@@ -109,12 +131,15 @@ class Tile:
 
     low: int
     high: int
+    code: int = field(init=False, repr=False, compare=False)
+    """``7 * low + high``: the tile's index in tables of :data:`N_TILE_CODES` entries."""
 
     def __post_init__(self) -> None:
         if not (0 <= self.low <= self.high <= MAX_PIPS):
             raise NotationError(
                 f"no such tile [{self.low}|{self.high}]: halves run 0..6, lower half first"
             )
+        object.__setattr__(self, "code", 7 * self.low + self.high)
 
     @staticmethod
     def of(a: int, b: int) -> Tile:
@@ -193,6 +218,8 @@ class Point:
 
     tile: Tile
     slot: Slot
+    code: int = field(init=False, repr=False, compare=False)
+    """``SLOT_COUNT * tile.code`` plus the slot's index in :class:`Slot` order (0 to 293)."""
 
     def __post_init__(self) -> None:
         if self.slot not in self.tile.slots():
@@ -201,6 +228,7 @@ class Point:
                 f"{self.tile.text} is {kind} and has no slot {self.slot.value!r} "
                 f"(it has {', '.join(s.value for s in self.tile.slots())})"
             )
+        object.__setattr__(self, "code", SLOT_COUNT * self.tile.code + _SLOT_RANK[self.slot])
 
     @staticmethod
     def parse(text: str) -> Point:
@@ -247,6 +275,13 @@ class Placement:
 
     tile: Tile
     target: Point | None = None
+    key: int = field(init=False, repr=False, compare=False)
+    """``tile.code * KEY_STRIDE``, plus ``target.code + 1`` when the tile joins a point."""
+
+    def __post_init__(self) -> None:
+        target = self.target
+        base = self.tile.code * KEY_STRIDE
+        object.__setattr__(self, "key", base if target is None else base + target.code + 1)
 
     @staticmethod
     def parse(text: str) -> Placement:
@@ -303,12 +338,19 @@ class Action:
     seat: int
     verb: Verb
     placement: Placement | None = None
+    code: int = field(init=False, repr=False, compare=False)
+    """The placement's key for a play, :data:`DRAW_CODE` or :data:`PASS_CODE`."""
 
     def __post_init__(self) -> None:
-        if (self.verb is Verb.PLAY) != (self.placement is not None):
+        placement = self.placement
+        if (self.verb is Verb.PLAY) != (placement is not None):
             raise NotationError("a play action carries a placement; draw and pass carry none")
         if self.seat < 0:
             raise NotationError(f"no seat {self.seat}: seats are numbered from 0")
+        if placement is not None:
+            object.__setattr__(self, "code", placement.key)
+        else:
+            object.__setattr__(self, "code", DRAW_CODE if self.verb is Verb.DRAW else PASS_CODE)
 
     @staticmethod
     def parse(text: str) -> Action:
