@@ -39,6 +39,7 @@ from .rules import STANDARD, Rules, contributions, every_double_spins, open_slot
 
 __all__ = [
     "KEY_STRIDE",
+    "Join",
     "Layout",
     "LayoutTables",
     "PlacementResult",

@@ -29,7 +29,7 @@ import random
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import NoReturn, cast
 
 from fiveup.contract.notation import (
@@ -49,6 +49,7 @@ from .layout import (
     HIGH_OF,
     LOW_OF,
     TILE_OF,
+    Join,
     Layout,
     interned_placements,
     new_layout,
@@ -353,7 +354,7 @@ def shared_actions() -> tuple[Action, ...]:
     return _SHARED_ACTIONS
 
 
-_CODE_OF = attrgetter("code")
+_NO_JOINS: list[Join | None] = [None] * (N_TILE_CODES * KEY_STRIDE)
 _SORTED_CODES = sorted(tile_code(tile) for tile in ALL_TILES)
 _PIPS_OF = [LOW_OF[code] + HIGH_OF[code] for code in range(len(LOW_OF))]
 _PIP_OF = _PIPS_OF.__getitem__
@@ -532,6 +533,7 @@ class Round:
         "_derived",
         "_events",
         "_hands",
+        "_joins",
         "_layout",
         "_log",
         "_moves",
@@ -564,7 +566,7 @@ class Round:
         """
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise UsageError(f"a game has 2, 3 or 4 players, not {players}", "PLY-1")
-        codes = list(map(_CODE_OF, deck))
+        codes = [tile.code for tile in deck]
         if sorted(codes) != _SORTED_CODES:  # sorting 28 small ints is the cheapest check
             raise UsageError("the deck must hold each of the 28 tiles [0|0] to [6|6] once", "SET-1")
         if not 0 <= opener < players:
@@ -601,7 +603,9 @@ class Round:
         self._credit_side = seating.credit_side
         self._credit = derived.credit
         self._pending = _NO_TILE
-        self._layout = new_layout(rules)
+        self._layout = layout = new_layout(rules)
+        # Plays on the spec's table are placed inline by their join; no join, no inline path.
+        self._joins = layout._joins if type(layout) is Layout else _NO_JOINS
         self._log: list[tuple[int, ...]] = []
         self._events: list[Event] | None = None
         self._result: RoundResult | None = None
@@ -853,17 +857,16 @@ class Round:
             self._refuse_out_of_turn(action)
         code = action.code
         if code >= 0:  # a play: the checks of TRN-3 to LAY-3 inline, then the table's
-            layout = self._layout
-            join = layout._joins[code]
-            if join is None or type(layout) is not Layout:
+            join = self._joins[code]
+            pending = self._pending
+            hand = self._hands[seat]
+            if join is None:  # a variant's table, or a join that no table has
                 total = self._place_by_layout(action)
                 tc = code // KEY_STRIDE
-                hand = self._hands[seat]
             else:  # Layout.place_key inline (a call per play was 3% of a round; a test holds
                 # the two equal): the seat's checks, then the table's, before any change
                 tc, pc, target_tc, value, bit, mask, steps = join
-                hand = self._hands[seat]
-                pending = self._pending
+                layout = self._layout
                 occupied = layout._occupied
                 if (pending != _NO_TILE and tc != pending) or tc not in hand or occupied[tc] >= 0:
                     self._refused(action)
@@ -888,7 +891,6 @@ class Round:
                 layout._sum = total
                 layout.placed.append(code)
             hand.remove(tc)
-            pending = self._pending
             if pending != _NO_TILE:
                 self._pending = _NO_TILE
             credit = self._credit[total]
