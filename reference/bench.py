@@ -352,7 +352,7 @@ def reference_rounds(players: int, rounds: int, rng: random.Random) -> tuple[int
         while moves:  # none once the round is over
             apply(moves[int(draw() * len(moves))])
             moves = legal()
-        placements += len(round_.layout)
+        placements += len(round_.layout.placed)
         result = round_.result
         assert result is not None
         penalties += sum(result.penalties)

@@ -140,10 +140,13 @@ def _fill_codes() -> None:
 _fill_codes()
 
 
+# One ``(value, code)`` pair per point, shared by every table that lists the point.
+_VALUED: list[tuple[int, int]] = [(value, code) for code, value in enumerate(POINT_VALUE)]
+
 _Step = tuple[int, int, tuple[tuple[int, int], ...], int]
 """What a placement does to a target with one occupied mask: the change of the sum, the
 target's new mask, the points that open as ``(value, code)`` pairs, and their values' bits."""
-Join = tuple[int, int, int, int, int, int, list[_Step]]
+Join = tuple[int, int, int, int, int, int, tuple[_Step, ...]]
 """One placement key's record in :attr:`LayoutTables.joins`."""
 
 
@@ -191,7 +194,7 @@ def _tables(
             row = tc * _N_MASKS + mask
             opened = tuple(point_code(Point(tile, s)) for s in open_slots_rule(tile, occupied))
             tables.open[row] = opened
-            tables.open_valued[row] = tuple((POINT_VALUE[p], p) for p in opened)
+            tables.open_valued[row] = tuple(_VALUED[p] for p in opened)
             tables.counted[row] = tuple(contributions_rule(tile, occupied))
             tables.counted_sum[row] = sum(tables.counted[row])
     for tile in ALL_TILES:
@@ -203,7 +206,7 @@ def _tables(
                 if not mask & bit:
                     now_open = tables.open[tc * _N_MASKS + (mask | bit)]
                     tables.gained[row * _N_SLOTS + _SLOT_INDEX[slot]] = tuple(
-                        (POINT_VALUE[p], p) for p in now_open if p not in tables.open[row]
+                        _VALUED[p] for p in now_open if p not in tables.open[row]
                     )
     _fill_joins(tables)
     return tables
@@ -223,7 +226,7 @@ def _fill_joins(tables: LayoutTables) -> None:
         counted, opened = tables.counted_sum[own], tables.open_valued[own]
         if pc == _NO_TARGET:
             first = (counted, 0, opened, _value_bits(opened))
-            tables.joins[key] = (tc, pc, -1, -1, 0, mask, [first])
+            tables.joins[key] = (tc, pc, -1, -1, 0, mask, (first,))
             continue
         masks = masks_of[target_tc]
         by_mask = [unused] * (max(masks) + 1)
@@ -241,7 +244,8 @@ def _fill_joins(tables: LayoutTables) -> None:
                 points,
                 _value_bits(points),
             )
-        tables.joins[key] = (tc, pc, target_tc, value, 1 << value, mask, by_mask)
+        # a tuple holds its items inline: one object fewer to fetch per play than a list
+        tables.joins[key] = (tc, pc, target_tc, value, 1 << value, mask, tuple(by_mask))
 
 
 _TABLES_OF: dict[int, tuple[Rules, LayoutTables]] = {}

@@ -323,18 +323,23 @@ _DRAW_ACTIONS = [Action(seat, Verb.DRAW) for seat in range(MAX_PLAYERS)]
 _PASS_ACTIONS = [Action(seat, Verb.PASS) for seat in range(MAX_PLAYERS)]
 
 
-def _play_rows(plays: dict[int, Action]) -> list[list[Action | None]]:
-    """One seat's plays by tile code, then by point code; the opening is the last entry (-1)."""
+def _play_rows(plays: dict[int, Action]) -> tuple[tuple[Action | None, ...], ...]:
+    """One seat's plays by tile code, then by point code; the opening is the last entry (-1).
+
+    Tuples, which hold their items inline: listing a play fetches one object fewer.
+    """
     rows: list[list[Action | None]] = [[None] * KEY_STRIDE for _ in range(N_TILE_CODES)]
     for key, action in plays.items():
         tc, pc = split_key(key)
         rows[tc][pc] = action
-    return rows
+    return tuple(tuple(row) for row in rows)
 
 
 # The plays of a seat as the legal moves list them: ``_PLAY_ROWS[seat][tile code][point code]``,
 # the opening at point code -1 (the last entry). Only plays that can ever be legal are there.
-_PLAY_ROWS = cast("list[list[list[Action]]]", [_play_rows(plays) for plays in _PLAY_ACTIONS])
+_PLAY_ROWS = cast(
+    "list[tuple[tuple[Action, ...], ...]]", [_play_rows(plays) for plays in _PLAY_ACTIONS]
+)
 # The opening play of every tile code, by seat (None for codes that name no tile).
 _OPENINGS = [[row[-1] for row in rows] for rows in _PLAY_ROWS]
 _SHARED_ACTIONS: tuple[Action, ...] = (
@@ -868,7 +873,8 @@ class Round:
                 tc, pc, target_tc, value, bit, mask, steps = join
                 layout = self._layout
                 occupied = layout._occupied
-                if (pending != _NO_TILE and tc != pending) or tc not in hand or occupied[tc] >= 0:
+                # a tile in hand is not on the table: only the table's points can refuse it
+                if (pending != _NO_TILE and tc != pending) or tc not in hand:
                     self._refused(action)
                 avail = layout.points_by_value
                 if pc < 0:
