@@ -13,14 +13,13 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from fiveup.contract.notation import Action, Slot, Verb
+from fiveup.contract.notation import Action, Verb
 
 from .round import Round
 
 __all__ = ["action_order", "count", "divide", "legal_actions"]
 
 _VERB_RANK = {Verb.PLAY: 0, Verb.DRAW: 1, Verb.PASS: 2}
-_SLOT_RANK = {slot: rank for rank, slot in enumerate(Slot)}
 
 
 def action_order(action: Action) -> tuple[int, ...]:
@@ -37,7 +36,7 @@ def action_order(action: Action) -> tuple[int, ...]:
     if target is None:
         return (0, tile.low, tile.high, 0)
     point = target.tile
-    return (0, tile.low, tile.high, 1, point.low, point.high, _SLOT_RANK[target.slot])
+    return (0, tile.low, tile.high, 1, point.low, point.high, target.slot.rank)
 
 
 def legal_actions(round_: Round) -> list[Action]:

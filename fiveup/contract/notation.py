@@ -76,25 +76,32 @@ class Slot(enum.Enum):
     BRANCH_B = "branch-b"
     """A double's second branch; open only once both line sides are occupied."""
 
+    rank: int
+    """The slot's place in declaration order, 0 to 5: its index in a point's code."""
+
+    def __init__(self, value: str) -> None:
+        """Number the slot as declared (an attribute: a dict keyed by an Enum hashes in Python)."""
+        self.rank = len(type(self).__members__)
+
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Slot):
             return NotImplemented
-        return _SLOT_RANK[self] < _SLOT_RANK[other]
+        return self.rank < other.rank
 
     def __le__(self, other: object) -> bool:
         if not isinstance(other, Slot):
             return NotImplemented
-        return _SLOT_RANK[self] <= _SLOT_RANK[other]
+        return self.rank <= other.rank
 
     def __gt__(self, other: object) -> bool:
         if not isinstance(other, Slot):
             return NotImplemented
-        return _SLOT_RANK[self] > _SLOT_RANK[other]
+        return self.rank > other.rank
 
     def __ge__(self, other: object) -> bool:
         if not isinstance(other, Slot):
             return NotImplemented
-        return _SLOT_RANK[self] >= _SLOT_RANK[other]
+        return self.rank >= other.rank
 
     @property
     def is_end(self) -> bool:
@@ -111,9 +118,6 @@ class Slot(enum.Enum):
         """True for a double's two branches."""
         return self in (Slot.BRANCH_A, Slot.BRANCH_B)
 
-
-# Declaration order, so that points on one tile sort (``Point`` orders by tile, then slot).
-_SLOT_RANK = {slot: rank for rank, slot in enumerate(Slot)}
 
 DOUBLE_SLOTS = (Slot.LINE_A, Slot.LINE_B, Slot.BRANCH_A, Slot.BRANCH_B)
 END_SLOTS = (Slot.LOW, Slot.HIGH)
@@ -228,7 +232,7 @@ class Point:
                 f"{self.tile.text} is {kind} and has no slot {self.slot.value!r} "
                 f"(it has {', '.join(s.value for s in self.tile.slots())})"
             )
-        object.__setattr__(self, "code", SLOT_COUNT * self.tile.code + _SLOT_RANK[self.slot])
+        object.__setattr__(self, "code", SLOT_COUNT * self.tile.code + self.slot.rank)
 
     @staticmethod
     def parse(text: str) -> Point:
