@@ -37,6 +37,7 @@ from fiveup.contract.notation import (
     DRAW_CODE,
     KEY_STRIDE,
     N_TILE_CODES,
+    PASS_CODE,
     Action,
     Placement,
     Tile,
@@ -359,6 +360,17 @@ def shared_actions() -> tuple[Action, ...]:
     return _SHARED_ACTIONS
 
 
+_NOT_A_DECK = "the deck must hold each of the 28 tiles [0|0] to [6|6] once"
+
+
+def _deck_codes(deck: Sequence[object]) -> list[int]:
+    """The codes of a deck of objects that are not Tiles but have ``low`` and ``high``."""
+    try:
+        return [7 * tile.low + tile.high for tile in deck]  # type: ignore[attr-defined]
+    except (AttributeError, TypeError):
+        raise UsageError(_NOT_A_DECK, "SET-1") from None
+
+
 _NO_JOINS: list[Join | None] = [None] * (N_TILE_CODES * KEY_STRIDE)
 _SORTED_CODES = sorted(tile_code(tile) for tile in ALL_TILES)
 _PIPS_OF = [LOW_OF[code] + HIGH_OF[code] for code in range(len(LOW_OF))]
@@ -555,7 +567,7 @@ class Round:
         "_turn",
     )
 
-    def __init__(
+    def __init__(  # noqa: C901 - one check per argument, inline: a deal is on the hot path
         self,
         players: int,
         deck: Sequence[Tile],
@@ -571,9 +583,12 @@ class Round:
         """
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise UsageError(f"a game has 2, 3 or 4 players, not {players}", "PLY-1")
-        codes = [tile.code for tile in deck]
+        try:
+            codes = [tile.code for tile in deck]
+        except AttributeError:  # not Tiles: their halves, if they have them
+            codes = _deck_codes(deck)
         if sorted(codes) != _SORTED_CODES:  # sorting 28 small ints is the cheapest check
-            raise UsageError("the deck must hold each of the 28 tiles [0|0] to [6|6] once", "SET-1")
+            raise UsageError(_NOT_A_DECK, "SET-1")
         if not 0 <= opener < players:
             raise UsageError(f"no seat {opener} among {players} players", "TRN-1")
         if rules is STANDARD:
@@ -858,11 +873,15 @@ class Round:
     def apply(self, action: Action) -> None:  # noqa: C901 - one straight path per verb, inline
         """Carry out ``action`` for its seat, refused by the first rule it breaks (TRN-3, ...)."""
         seat = self._turn
-        if action.seat != seat:  # another seat's, or the round is over (no seat's turn: -1)
-            self._refuse_out_of_turn(action)
+        if action.seat != seat or type(action) is not Action:
+            self._apply_other(action)  # another seat's, a round that is over, or a subclass
+            return
         code = action.code
         if code >= 0:  # a play: the checks of TRN-3 to LAY-3 inline, then the table's
-            join = self._joins[code]
+            try:
+                join = self._joins[code]
+            except IndexError:  # no placement has this key: a code set by hand
+                self._refused(action)
             pending = self._pending
             hand = self._hands[seat]
             if join is None:  # a variant's table, or a join that no table has
@@ -936,13 +955,21 @@ class Round:
             moves = self._moves
             if moves is None or moves[0] is not action:
                 self._refuse(action)
+                if code != PASS_CODE or action.verb is not Verb.PASS:  # a code set by hand
+                    self._refused(action)
             self._log.append((_PASSED, seat))
             self._moves = None
             self._turn = self._next_seat[seat]
 
-    def _refuse_out_of_turn(self, action: Action) -> NoReturn:
-        """Refuse an action of a seat that is not to act (TRN-3), or of a round that is over."""
+    def _apply_other(self, action: Action) -> None:
+        """Refuse an action out of turn (TRN-3) or after the end; read a subclass's as an Action.
+
+        An instance of a subclass of Action is carried out as the Action its fields make.
+        """
         self._check_seat(action)
+        if action.seat == self._turn:
+            self.apply(Action(action.seat, action.verb, action.placement))
+            return
         self._refused(action)
 
     def _place_by_layout(self, action: Action) -> int:
@@ -1002,6 +1029,10 @@ class Round:
     def _refused(self, action: Action) -> NoReturn:
         """Raise the refusal of an action that a fast path found refused."""
         self._refuse(action)
+        if action.code != Action(action.seat, action.verb, action.placement).code:
+            raise NotationError(
+                f"{action.text}: its code {action.code} was changed after it was made"
+            )
         raise AssertionError(f"{action.text} passed the checks it failed")
 
     def _can_place(self, hand: list[int]) -> bool:

@@ -602,3 +602,34 @@ def test_a_round_keeps_its_table_as_layout_place_does(rules: Rules, players: int
                 assert round_.action_log[-1][3] == table.place(action.placement).sum
                 assert _table_state(round_.layout) == _table_state(table)
     assert {"LAY-1", "LAY-4"} <= set(refused)
+
+
+def test_an_action_is_read_by_its_fields_whatever_object_carries_them() -> None:
+    class Subclassed(Action):
+        __slots__ = ()
+
+    round_ = Round(2, SIXES, 0)
+    first = round_.legal_action_list()[0]
+    assert first.placement is not None
+    round_.apply(Subclassed(0, Verb.PLAY, first.placement))
+    assert round_.events[0].text.startswith(f"0 play {first.placement.text}")
+    changed = Action.parse(round_.legal_action_list()[0].text)
+    object.__setattr__(changed, "code", 10**6)  # a frozen value altered by hand
+    before = snapshot(round_)
+    with pytest.raises(NotationError, match="was changed after it was made"):
+        round_.apply(changed)
+    assert snapshot(round_) == before
+
+
+class _Duck:
+    def __init__(self, tile: Tile) -> None:
+        self.low, self.high = tile.low, tile.high
+
+
+def test_a_deck_is_read_by_its_tiles_halves_and_anything_else_is_set_1() -> None:
+    ducks = Round(2, [_Duck(t) for t in SIXES], 0)  # type: ignore[misc]
+    assert ducks.hands == Round(2, SIXES, 0).hands
+    for deck in ([object()] * 28, [*SIXES[:-1], SIXES[0]], SIXES[:-1], [*SIXES, SIXES[0]]):
+        with pytest.raises(UsageError, match="each of the 28 tiles") as info:
+            Round(2, deck, 0)  # type: ignore[arg-type]
+        assert info.value.rule == "SET-1"

@@ -343,7 +343,8 @@ class Action:
     verb: Verb
     placement: Placement | None = None
     code: int = field(init=False, repr=False, compare=False)
-    """The placement's key for a play, :data:`DRAW_CODE` or :data:`PASS_CODE`."""
+    """The placement's key for a play, :data:`DRAW_CODE` or :data:`PASS_CODE` (set when the
+    action is made; an engine may read an action by its seat and code alone)."""
 
     def __post_init__(self) -> None:
         placement = self.placement
