@@ -238,10 +238,12 @@ def load_corpus(paths: Iterable[Path] | None = None) -> Corpus:
     files = fixture_files([bundled_fixture_dir()] if paths is None else paths)
     contents = _contents_key(files)
     key = (tuple(display_name(f) for f in files), bundled, contents or ())
-    if contents is not None and key in _LOADED:
-        _LOADED[key] = _LOADED.pop(key)  # the most recently used is left out last
-        return _LOADED[key]
     linted_key = (bundled, tuple(digest for _, digest in contents or ()))
+    if contents is not None and key in _LOADED:
+        if linted_key in _LINTED:  # used too: the most recently used is left out last
+            _LINTED[linted_key] = _LINTED.pop(linted_key)
+        _LOADED[key] = _LOADED.pop(key)
+        return _LOADED[key]
     linted = _LINTED.get(linted_key) if contents is not None else None
     if linted is not None:
         sources = _relinked(files, linted)

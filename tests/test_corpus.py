@@ -319,27 +319,25 @@ def test_a_corpus_seen_from_another_folder_or_copy_is_the_one_a_fresh_load_gives
 ) -> None:
     """Parsed files are shared by their contents; each load names the files as it sees them."""
     source = Path(__file__).resolve().parent.parent / "fixtures" / "scoring.yaml"
-    for folder in ("a", "b"):
-        (tmp_path / folder).mkdir()
-        (tmp_path / folder / "scoring.yaml").write_bytes(source.read_bytes())
-    loads: list[tuple[Path, list[Path] | None]] = [
-        (tmp_path, [Path("a")]),
-        (tmp_path / "a", [Path(".")]),
-        (tmp_path, [Path("b")]),
-        (tmp_path, None),
-        (tmp_path / "a", None),
-    ]
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "scoring.yaml").write_bytes(source.read_bytes())
+    loads = [(tmp_path, Path("a")), (tmp_path / "a", Path(".")), (tmp_path, Path("b"))]
     seen = []
-    for where, paths in loads:
+    for where, folder in loads:
         monkeypatch.chdir(where)
-        loaded = load_corpus(paths)  # from the parsed files of the load before, but the first
+        loaded = load_corpus([folder])  # from the parsed files of the load before, but the first
         monkeypatch.setattr(corpus_module, "_LOADED", {})
         monkeypatch.setattr(corpus_module, "_LINTED", {})
-        assert loaded == load_corpus(paths)  # as if never loaded before
+        assert loaded == load_corpus([folder])  # as if never loaded before
         seen.append(loaded)
-    assert [c.cases[0].file for c in seen[:3]] == [
-        "a/scoring.yaml",
-        "scoring.yaml",
-        "b/scoring.yaml",
-    ]
+    assert [c.cases[0].file for c in seen] == ["a/scoring.yaml", "scoring.yaml", "b/scoring.yaml"]
     assert seen[0].cases == tuple(replace(c, file="a/scoring.yaml") for c in seen[2].cases)
+    monkeypatch.undo()  # the caches of the run, which hold the bundled corpus
+    load_corpus()
+    monkeypatch.chdir(tmp_path)
+    elsewhere = load_corpus()
+    monkeypatch.setattr(corpus_module, "_LOADED", {})
+    monkeypatch.setattr(corpus_module, "_LINTED", {})
+    assert elsewhere == load_corpus()
+    assert all(Path(case.file).is_absolute() for case in elsewhere.cases)  # seen from outside
