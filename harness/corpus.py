@@ -13,6 +13,7 @@ import stat
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from fiveup.contract.engine import JSON, Level
 from fiveup.errors import FixtureError
@@ -179,6 +180,9 @@ def corpus_digest(sources: Iterable[SourceFile], root: Path | None) -> str:
     return h.hexdigest()[:16]
 
 
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
 _LOADED: dict[tuple[tuple[str, ...], bool, tuple[tuple[str, str], ...]], Corpus] = {}
 """Valid corpora already loaded in this process, by their files' names and contents: linting
 is most of a load, and one process (a test run, a campaign) may load the same corpus often.
@@ -187,6 +191,22 @@ working folder (relative inside it, as given outside), so loads from two folders
 files by the same names share one corpus.
 The spec the linter judges by is read once per process too (spec_index)."""
 _LOADED_AT_MOST = 8
+
+_LINTED: dict[tuple[bool, tuple[str, ...]], tuple[SourceFile, ...]] = {}
+"""The files of valid corpora already linted in this process, by their contents alone.
+
+Whether a corpus is valid depends on its files' contents and order, not on their names (only
+the problems of an invalid one name its files): a corpus loaded again from another working
+folder, or from another copy of the same files, takes the parsed files from here, and only its
+cases' file names are made anew. A pytest run loads the bundled corpus from a hundred folders."""
+
+
+def _relinked(files: list[Path], linted: tuple[SourceFile, ...]) -> list[SourceFile]:
+    """The parsed files again, each at the path it has in this load."""
+    return [
+        SourceFile(path, src.data, digest=src.digest, where=src.where)
+        for path, src in zip(files, linted, strict=True)
+    ]
 
 
 def _contents_key(files: list[Path]) -> tuple[tuple[str, str], ...] | None:
@@ -218,19 +238,40 @@ def load_corpus(paths: Iterable[Path] | None = None) -> Corpus:
     files = fixture_files([bundled_fixture_dir()] if paths is None else paths)
     contents = _contents_key(files)
     key = (tuple(display_name(f) for f in files), bundled, contents or ())
+    linted_key = (bundled, tuple(digest for _, digest in contents or ()))
     if contents is not None and key in _LOADED:
+        if linted_key in _LINTED:  # used too: the most recently used is left out last
+            _LINTED[linted_key] = _LINTED.pop(linted_key)
+        _LOADED[key] = _LOADED.pop(key)
         return _LOADED[key]
-    report = lint(files, require_coverage=False)
-    if report.problems:
-        raise FixtureError("\n".join(p.text for p in report.problems))
+    linted = _LINTED.get(linted_key) if contents is not None else None
+    if linted is not None:
+        sources = _relinked(files, linted)
+    else:
+        report = lint(files, require_coverage=False)
+        if report.problems:
+            raise FixtureError("\n".join(p.text for p in report.problems))
+        sources = report.sources
     root = bundled_fixture_dir() if bundled else None
     corpus = Corpus(
-        cases=tuple(c for src in report.sources for c in cases_of(src)),
-        digest=corpus_digest(report.sources, root),
-        files=tuple(s.name for s in report.sources),
+        cases=tuple(c for src in sources for c in cases_of(src)),
+        digest=corpus_digest(sources, root),
+        files=tuple(s.name for s in sources),
     )
     if contents is not None:
-        if len(_LOADED) >= _LOADED_AT_MOST:
-            del _LOADED[next(iter(_LOADED))]
-        _LOADED[key] = corpus
+        _remember(_LOADED, key, corpus)
+        if len(sources) == len(files):  # every file is a source of a valid corpus
+            _remember(_LINTED, linted_key, tuple(sources))
     return corpus
+
+
+def _remember(cache: dict[_K, _V], key: _K, value: _V) -> None:
+    """Keep ``value`` under ``key``, leaving out the least recently used past the bound.
+
+    The bundled corpus, loaded first and most often, was the first left out once eight corpora
+    of a test's own had been loaded after it.
+    """
+    cache.pop(key, None)
+    if len(cache) >= _LOADED_AT_MOST:
+        del cache[next(iter(cache))]
+    cache[key] = value

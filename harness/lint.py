@@ -15,10 +15,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
-
-import jsonschema
-import jsonschema.validators
+from typing import TYPE_CHECKING, Any, Final
 
 from fiveup.contract.engine import Level
 from fiveup.contract.notation import ALL_TILES, Action, Placement, Point, Tile
@@ -37,6 +34,9 @@ from .spec_index import (
     spec_open_questions,
     spec_rules,
 )
+
+if TYPE_CHECKING:  # imported where a file has problems to describe: a valid corpus needs none
+    import jsonschema
 
 
 def rounded_penalty(pips: int) -> int:
@@ -87,6 +87,8 @@ def _schema_message(error: jsonschema.ValidationError) -> str:
 def _leaf_errors(err: jsonschema.ValidationError) -> list[jsonschema.ValidationError]:
     if not err.context:
         return [err]
+    import jsonschema.exceptions
+
     best = jsonschema.exceptions.best_match(err.context)
     return _leaf_errors(best) if best is not None else [err]
 

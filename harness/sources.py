@@ -303,6 +303,7 @@ _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 _TAG: Final = "tag:yaml.org,2002:"
 _SCALAR_TAGS: Final = frozenset(_TAG + t for t in ("null", "bool", "int", "str"))
+_STR: Final = _TAG + "str"
 _NOT_JSON: Final = {
     _TAG + "float": "a fraction: numbers are whole here",
     _TAG + "timestamp": "a date or time",
@@ -353,9 +354,13 @@ class _Anchored:
     height: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Done:
-    """A value just composed, and what it costs."""
+    """A value just composed, and what it costs.
+
+    Not frozen: one is made for every value of a file, and a frozen one sets each field by a
+    call of its own (a fifth of reading a file).
+    """
 
     value: Any
     where: _Where | int
@@ -450,7 +455,10 @@ class _Composer:
                 f"number too long: {len(text)} characters, the limit is {MAX_NUMBER_CHARS}",
             )
         self._count(event, 1)
-        value = self.loader.yaml_constructors[tag](self.loader, yaml.ScalarNode(tag, text))
+        if tag == _STR:  # what PyYAML's constructor of a string returns: the text itself
+            value = text
+        else:
+            value = self.loader.yaml_constructors[tag](self.loader, yaml.ScalarNode(tag, text))
         line = _line(event)
         return _Done(value, line, line, 1, 0, event.anchor)
 

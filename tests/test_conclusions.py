@@ -10,6 +10,7 @@ import io
 import json
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,41 @@ COUNTS = "passed, {} failed, 0 errors, {} unsupported, {} expected failures, 0 u
 @pytest.fixture(autouse=True)
 def _at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
+
+
+_REPORTS: dict[str, tuple[int, str, str]] = {}
+
+
+def json_report(engine: str) -> tuple[int, str, str]:
+    """``certify --engine ENGINE --format json --fresh 0``: the same every time, so made once."""
+    if engine not in _REPORTS:
+        _REPORTS[engine] = certify(
+            "--engine", f"{ENGINES}:{engine}", "--format", "json", "--fresh", "0"
+        )
+    return _REPORTS[engine]
+
+
+Written = Callable[[str], tuple[int, str, Path]]
+
+
+@pytest.fixture(scope="module")
+def written_baseline(tmp_path_factory: pytest.TempPathFactory) -> Written:
+    """The run of an engine that writes its baseline, once per engine: code, output, the file.
+
+    The tests that read the file take it as written; one that changes it changes a copy.
+    """
+    runs: dict[str, tuple[int, str, Path]] = {}
+
+    def written(engine: str) -> tuple[int, str, Path]:
+        if engine not in runs:
+            baseline = tmp_path_factory.mktemp(engine) / "known.yaml"
+            code, out, _ = certify(
+                "--engine", f"{ENGINES}:{engine}", "--write-expected-failures", str(baseline)
+            )
+            runs[engine] = (code, out, baseline)
+        return runs[engine]
+
+    return written
 
 
 def test_an_engine_that_declines_every_case_checked_nothing() -> None:
@@ -87,11 +123,10 @@ def test_an_optional_feature_may_be_declined() -> None:
     )
 
 
-def test_failures_then_a_baseline_of_them_then_no_new_failures(tmp_path: Path) -> None:
-    baseline = tmp_path / "known.yaml"
-    code, out, _ = certify(
-        "--engine", f"{ENGINES}:FailsSome", "--write-expected-failures", str(baseline)
-    )
+def test_failures_then_a_baseline_of_them_then_no_new_failures(
+    written_baseline: Written,
+) -> None:
+    code, out, baseline = written_baseline("FailsSome")
     assert code == 1
     assert last_line(out).endswith(
         ": DOES NOT CONFORM at levels scoring, layout, round, match, moves"
@@ -273,10 +308,9 @@ def test_the_pytest_plugin_reports_an_engine_that_cannot_start_once(
 
 
 def test_the_pytest_plugin_with_a_baseline_has_no_new_failures(
-    pytester: pytest.Pytester, tmp_path: Path
+    pytester: pytest.Pytester, written_baseline: Written
 ) -> None:
-    baseline = tmp_path / "known.yaml"
-    certify("--engine", f"{ENGINES}:FailsSome", "--write-expected-failures", str(baseline))
+    _, _, baseline = written_baseline("FailsSome")
     pytester.syspathinsert(ROOT)
     result = pytester.runpytest(
         f"--fiveup-engine={ENGINES}:FailsSome", f"--fiveup-expected-failures={baseline}", "-q"
@@ -422,13 +456,10 @@ def test_a_feature_alone_may_be_claimed() -> None:
 
 @pytest.mark.parametrize("engine", ["AllFivesWrongLayout", "CreditOnly", "FailsSome"])
 def test_the_baseline_a_run_writes_gives_the_same_run_no_new_failures(
-    engine: str, tmp_path: Path
+    engine: str, tmp_path: Path, written_baseline: Written
 ) -> None:
-    baseline = tmp_path / "known.yaml"
     badge = tmp_path / "badge.json"
-    code, out, _ = certify(
-        "--engine", f"{ENGINES}:{engine}", "--write-expected-failures", str(baseline)
-    )
+    code, out, baseline = written_baseline(engine)
     assert code == 1 and ": DOES NOT CONFORM at " in last_line(out)
     code, out, _ = certify(
         "--engine", f"{ENGINES}:{engine}", "--expected-failures", str(baseline),
@@ -441,7 +472,7 @@ def test_the_baseline_a_run_writes_gives_the_same_run_no_new_failures(
 
 
 def test_a_declined_case_of_a_claimed_feature_has_a_verdict_of_its_own() -> None:
-    code, out, _ = certify("--engine", f"{ENGINES}:CreditOnly", "--format", "json", "--fresh", "0")
+    code, out, _ = json_report("CreditOnly")
     assert code == 1
     verdicts = Counter(case["verdict"] for case in json.loads(out)["cases"])
     declined = sum(
@@ -452,10 +483,11 @@ def test_a_declined_case_of_a_claimed_feature_has_a_verdict_of_its_own() -> None
     assert verdicts["unsupported"] == N - AT["scoring"] + OPTIONAL
 
 
-def test_a_baseline_entry_that_fails_in_another_way_is_changed(tmp_path: Path) -> None:
+def test_a_baseline_entry_that_fails_in_another_way_is_changed(
+    tmp_path: Path, written_baseline: Written
+) -> None:
     baseline = tmp_path / "known.yaml"
-    certify("--engine", f"{ENGINES}:FailsSome", "--write-expected-failures", str(baseline))
-    text = baseline.read_text(encoding="utf-8")
+    text = written_baseline("FailsSome")[2].read_text(encoding="utf-8")
     first = next(ln for ln in text.splitlines() if "{status: fail," in ln)
     baseline.write_text(text.replace(first, first.replace("status: fail", "status: error")))
     code, out, _ = certify(
@@ -471,7 +503,7 @@ def test_a_baseline_entry_that_fails_in_another_way_is_changed(tmp_path: Path) -
 
 def test_a_baseline_of_1_0_still_loads_and_absorbs_its_failures(tmp_path: Path) -> None:
     baseline = tmp_path / "known.yaml"
-    _, out, _ = certify("--engine", f"{ENGINES}:FailsSome", "--format", "json", "--fresh", "0")
+    _, out, _ = json_report("FailsSome")
     failing = [c["id"] for c in json.loads(out)["cases"] if c["verdict"] == "failed"]
     baseline.write_text("".join(f"{case_id}: rounds 3 down\n" for case_id in failing))
     code, out, _ = certify(
@@ -486,7 +518,7 @@ ALIKE = ["CreditOnly", "AllFives", "AllFivesWrongLayout", "NoTally"]
 
 @pytest.mark.parametrize("engine", ALIKE)
 def test_the_pytest_plugin_counts_as_certify_does(pytester: pytest.Pytester, engine: str) -> None:
-    _, out, _ = certify("--engine", f"{ENGINES}:{engine}", "--format", "json", "--fresh", "0")
+    _, out, _ = json_report(engine)
     report = json.loads(out)
     verdicts = Counter(case["verdict"] for case in report["cases"])
     bad = sum(verdicts[v] for v in ("failed", "errored", "declined", "xpassed", "changed"))

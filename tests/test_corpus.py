@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from fiveup.contract.engine import Level
 from fiveup.errors import FixtureError
+from fiveup.harness import corpus as corpus_module
 from fiveup.harness.certify import Verdict, certify
 from fiveup.harness.corpus import Case, Corpus, engine_given, load_corpus
 from fiveup.harness.sources import read_yaml
@@ -310,3 +312,32 @@ def test_a_corpus_loaded_again_is_read_again_when_its_files_changed(tmp_path: Pa
     again = load_corpus([tmp_path])
     assert again is not first
     assert again.cases[0].id == f"{case.id}-again" and again.digest != first.digest
+
+
+def test_a_corpus_seen_from_another_folder_or_copy_is_the_one_a_fresh_load_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Parsed files are shared by their contents; each load names the files as it sees them."""
+    source = Path(__file__).resolve().parent.parent / "fixtures" / "scoring.yaml"
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "scoring.yaml").write_bytes(source.read_bytes())
+    loads = [(tmp_path, Path("a")), (tmp_path / "a", Path(".")), (tmp_path, Path("b"))]
+    seen = []
+    for where, folder in loads:
+        monkeypatch.chdir(where)
+        loaded = load_corpus([folder])  # from the parsed files of the load before, but the first
+        monkeypatch.setattr(corpus_module, "_LOADED", {})
+        monkeypatch.setattr(corpus_module, "_LINTED", {})
+        assert loaded == load_corpus([folder])  # as if never loaded before
+        seen.append(loaded)
+    assert [c.cases[0].file for c in seen] == ["a/scoring.yaml", "scoring.yaml", "b/scoring.yaml"]
+    assert seen[0].cases == tuple(replace(c, file="a/scoring.yaml") for c in seen[2].cases)
+    monkeypatch.undo()  # the caches of the run, which hold the bundled corpus
+    load_corpus()
+    monkeypatch.chdir(tmp_path)
+    elsewhere = load_corpus()
+    monkeypatch.setattr(corpus_module, "_LOADED", {})
+    monkeypatch.setattr(corpus_module, "_LINTED", {})
+    assert elsewhere == load_corpus()
+    assert all(Path(case.file).is_absolute() for case in elsewhere.cases)  # seen from outside

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -578,3 +580,16 @@ def test_lint_a_moves_refusal_must_be_the_last_action_of_the_prefix(tmp_path: Pa
     text = moves_case("error: {at: 0, rule: DRW-1}", actions='["0 draw", "0 play [0|0]"]')
     code, out = validate(tmp_path, text)
     assert code == 2 and "the refused action must be the last one" in out
+
+
+def test_a_valid_file_is_linted_without_jsonschema_which_only_describes_problems() -> None:
+    probe = (
+        "import sys\n"
+        "from fiveup.harness.corpus import bundled_fixture_dir\n"
+        "from fiveup.harness.lint import lint\n"
+        "report = lint([bundled_fixture_dir() / 'scoring.yaml'], require_coverage=False)\n"
+        "print(len(report.problems), report.case_count, 'jsonschema' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    problems, cases, imported = done.stdout.split()
+    assert (problems, imported) == ("0", "False") and int(cases) > 40, done.stdout

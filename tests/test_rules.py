@@ -334,10 +334,13 @@ def test_without_each_refusal_is_legal_apply_and_legal_moves_agree(
             accepted = {a for a in asked if round_.is_legal(a)}
             assert set(listed) == accepted, (round_, [a.text for a in listed])
             before = _snapshot(round_)
+            # Each action is applied to a copy of the position; a refused one leaves it as it was
+            # (asserted), so the next action takes the same copy, and only a carried-out one needs
+            # a new copy (copies were most of the test's time, and most actions are refused).
+            child = round_.copy()
             for action in candidates + _strays(round_):
                 # a candidate's is_legal was asked above: its answer is whether it was accepted
                 lawful = action in accepted if action in asked else round_.is_legal(action)
-                child = round_.copy()
                 try:
                     child.apply(action)
                 except IllegalMoveError:
@@ -346,6 +349,7 @@ def test_without_each_refusal_is_legal_apply_and_legal_moves_agree(
                 else:
                     assert lawful, action.text
                     assert action in accepted, action.text
+                    child = round_.copy()
             positions += 1
             if round_.over:
                 break

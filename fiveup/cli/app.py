@@ -115,7 +115,15 @@ def _chosen(words: Sequence[str]) -> str | None:
     return next((w for w in words if not w.startswith("-")), None)
 
 
-def _parser(stdout: TextIO, chosen: str | None) -> tuple[Parser, dict[str, Parser]]:
+def _parser(
+    stdout: TextIO, chosen: str | None, alone: bool = False
+) -> tuple[Parser, dict[str, Parser]]:
+    """The parser of ``fiveup`` and its subcommands' (``alone``: of ``chosen``'s only).
+
+    A subcommand that is the first word is parsed by its own parser and nothing else: the others
+    appear only in ``fiveup --help`` and in the message for an unknown command, and building
+    them was most of the cost of a call of :func:`main` (tests call it a thousand times).
+    """
     parser = Parser(
         prog="fiveup",
         description="The Five Up conformance suite: look at and validate fixtures, certify "
@@ -130,6 +138,8 @@ def _parser(stdout: TextIO, chosen: str | None) -> tuple[Parser, dict[str, Parse
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     children: dict[str, Parser] = {}
     listed = {command.NAME: command for command in COMMANDS}
+    if alone and chosen in listed:
+        listed = {chosen: listed[chosen]}
     for name, command in listed.items():
         child = sub.add_parser(name, help=command.HELP, description=command.HELP, stdout=stdout)
         if name == chosen:  # only the subcommand that runs is loaded and configured
@@ -151,7 +161,7 @@ def main(
     name = next((w for w in words if w in {c.NAME for c in COMMANDS}), None)
     prefix = f"fiveup {name}" if name else "fiveup"
     try:
-        parser, children = _parser(streams.stdout, _chosen(words))
+        parser, children = _parser(streams.stdout, _chosen(words), alone=words[:1] == [name])
         args, extra = parser.parse_known_args(words)
         if extra:  # reported by the subcommand, with its own usage
             (children.get(args.command) or parser).error(

@@ -22,7 +22,7 @@ import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Final
 
@@ -618,7 +618,13 @@ def fixture_name(file: str) -> str:
     A case names its file relative to the working folder when it is inside it (for messages);
     the site names it the same way from wherever it is built.
     """
-    path = Path(os.path.abspath(file))
+    return _fixture_name(file, os.getcwd())
+
+
+@lru_cache(maxsize=4096)
+def _fixture_name(file: str, cwd: str) -> str:
+    """:func:`fixture_name` of ``file`` seen from ``cwd``: every case block asks it, twice."""
+    path = Path(os.path.normpath(os.path.join(cwd, file)))  # os.path.abspath, from ``cwd``
     root = _bundled_root()
     inside = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
     return f"fixtures/{inside}"
