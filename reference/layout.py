@@ -391,7 +391,7 @@ class Layout:
         """An independent copy (a few list copies; the tables are shared)."""
         other = object.__new__(type(self))
         other._occupied = self._occupied.copy()
-        other.points_by_value = [points.copy() for points in self.points_by_value]
+        other.points_by_value = list(map(list.copy, self.points_by_value))
         other.placed = self.placed.copy()
         other._sum = self._sum
         other.open_values = self.open_values

@@ -701,15 +701,31 @@ class Round:
 
     def copy(self) -> Round:
         """An independent copy of the round (a few list copies; the deck is shared)."""
+        # Every slot by name (tests/test_round.py holds the list complete): a loop of
+        # getattr/setattr cost twice as much, and perft copies a round per node.
         other = object.__new__(type(self))
-        for name in Round.__slots__:
-            setattr(other, name, getattr(self, name))
-        other._hands = [hand.copy() for hand in self._hands]
         other._bone = self._bone.copy()
-        other._scores = self._scores.copy()
+        other._credit = self._credit
+        other._credit_side = self._credit_side
+        other._deck = self._deck
+        other._derived = self._derived
+        other._events = None if self._events is None else self._events.copy()
+        other._hands = list(map(list.copy, self._hands))
+        other._joins = self._joins
         other._layout = self._layout.copy()
         other._log = self._log.copy()
-        other._events = None if self._events is None else self._events.copy()
+        other._moves = self._moves
+        other._next_seat = self._next_seat
+        other._opener = self._opener
+        other._pending = self._pending
+        other._players = self._players
+        other._reserve = self._reserve
+        other._result = self._result
+        other._rules = self._rules
+        other._scores = self._scores.copy()
+        other._side_of = self._side_of
+        other._start_scores = self._start_scores
+        other._turn = self._turn
         return other
 
     # --- the state --------------------------------------------------------------------------

@@ -507,6 +507,24 @@ def test_a_copy_is_independent() -> None:
     assert "over" in repr(round_)
 
 
+def test_a_copy_holds_every_slot_and_shares_only_what_never_changes() -> None:
+    round_ = Round(2, CHAIN, 0)
+    act(round_, *CHAIN_ACTIONS[:4])
+    _ = round_.events
+    twin = round_.copy()
+    changing = {"_bone", "_events", "_hands", "_layout", "_log", "_scores"}
+    for name in Round.__slots__:
+        mine, its = getattr(round_, name), getattr(twin, name)
+        assert (its is not mine) if name in changing else (its is mine), name
+    assert twin.hands == round_.hands and twin.events == round_.events
+    assert all(a is not b for a, b in zip(twin.hand_codes, round_.hand_codes, strict=True))
+    assert twin.layout.points_by_value == round_.layout.points_by_value
+    assert not any(
+        a is b
+        for a, b in zip(twin.layout.points_by_value, round_.layout.points_by_value, strict=True)
+    )
+
+
 NO_SPINNER = dataclasses.replace(STANDARD, spins=lambda layout, placement: False)
 
 
