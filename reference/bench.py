@@ -25,6 +25,7 @@ from .match import play_match, random_policy
 from .round import Round, RoundEnded, neutral_draw, shuffled_deck
 
 __all__ = [
+    "YARDSTICK_TARGET",
     "BenchReport",
     "MatchFigures",
     "RoundFigures",
@@ -373,6 +374,20 @@ class YardstickFigures:
         """The reference's rate over the bare loop's (1.0: as fast as the bare loop)."""
         return self.bare_seconds / self.reference_seconds if self.reference_seconds else 0.0
 
+    @property
+    def target(self) -> float:
+        """The least ratio the reference is held to (:data:`YARDSTICK_TARGET`)."""
+        return YARDSTICK_TARGET
+
+    @property
+    def met(self) -> bool:
+        """True when the ratio reaches the target."""
+        return self.ratio >= self.target
+
+
+YARDSTICK_TARGET = 0.75
+"""The least ratio to the bare loop the reference is held to, for 2, 3 and 4 players."""
+
 
 YARDSTICK_CHUNK = 500
 """Rounds per turn of the interleaved run: the reference, then the bare loop, and again."""
@@ -414,11 +429,13 @@ def format_yardstick(figures: Sequence[YardstickFigures]) -> str:
         "",
         "reference against the bare loop (the same rounds, interleaved, CPU time)",
         "",
-        f"{'players':>7}  {'rounds':>8}  {'reference s':>11}  {'bare s':>7}  {'ratio':>5}",
+        f"{'players':>7}  {'rounds':>8}  {'reference s':>11}  {'bare s':>7}  {'ratio':>5}  "
+        f"{'target':>6}  verdict",
     ]
     for f in figures:
         lines.append(
             f"{f.players:>7}  {f.rounds:>8}  {f.reference_seconds:>11.2f}  "
-            f"{f.bare_seconds:>7.2f}  {f.ratio:>5.2f}"
+            f"{f.bare_seconds:>7.2f}  {f.ratio:>5.2f}  {f.target:>6.2f}  "
+            f"{'met' if f.met else 'below'}"
         )
     return "\n".join(lines) + "\n"

@@ -10,9 +10,11 @@ import pytest
 
 from fiveup.errors import UsageError
 from fiveup.reference.bench import (
+    YARDSTICK_TARGET,
     BenchReport,
     MatchFigures,
     RoundFigures,
+    YardstickFigures,
     bare_rounds,
     format_text,
     format_yardstick,
@@ -111,3 +113,14 @@ def test_the_yardstick_times_both_loops_on_the_same_rounds() -> None:
     assert "      3        40" in format_yardstick([figures])
     with pytest.raises(UsageError):
         time_against_bare(2, -1)
+
+
+@pytest.mark.parametrize(("bare", "verdict"), [(0.75, "met"), (0.74, "below")])
+def test_the_yardstick_prints_its_target_and_whether_the_ratio_meets_it(
+    bare: float, verdict: str
+) -> None:
+    figures = YardstickFigures(2, 10, 1.0, bare)
+    assert figures.target == YARDSTICK_TARGET == 0.75
+    assert figures.met is (verdict == "met")
+    row = format_yardstick([figures]).splitlines()[-1]
+    assert row.split()[-3:] == [f"{bare:.2f}", "0.75", verdict]

@@ -22,6 +22,7 @@ def test_bench_writes_the_chosen_format() -> None:
     assert json.loads(out.getvalue())["rounds"][0]["rounds"] == 20
     bare = json.loads(out.getvalue())["bare"]
     assert [row["players"] for row in bare] == [2, 3, 4] and bare[0]["rounds"] == 20
+    assert all(row["target"] == 0.75 and row["met"] is (row["ratio"] >= 0.75) for row in bare)
     out = io.StringIO()
     assert main(["bench", "--rounds", "5", "--matches", "0", "--seed", "3"], out, err) == 0
     assert out.getvalue().startswith("Five Up reference engine bench (seed 3")

@@ -177,6 +177,8 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
                 "reference_seconds": f.reference_seconds,
                 "bare_seconds": f.bare_seconds,
                 "ratio": f.ratio,
+                "target": f.target,
+                "met": f.met,
             }
             for f in yardstick
         ]
