@@ -105,6 +105,13 @@ def _edited(files: list[Path], tmp_path: Path, key: str, value: object) -> list[
         ("shard", "0/3", "shard 0/3 again"),
         ("shard", "7", "not a shard"),
         ("cases", "many", "wrong type"),
+        ("cases", -4, "-4 cases in shard 1/3 of a campaign of 90"),
+        ("cases", 10**40, "... cases in shard 1/3 of a campaign of 90"),
+        ("seconds", -1.0, "'seconds' is -1.0"),
+        ("by_level", {"layout": 1}, "'by_level' counts 1 cases, not 30"),
+        ("by_level", {"layout": 40, "bogus": -10}, "'by_level' names no level 'bogus'"),
+        ("round_cases", 10**6, "'round_cases' is 1000000, not the round level's count"),
+        ("engine", "x" * 100_000, "xxxxxxxx..., not 'fiveup.mutants.engines:pen2_rem"),
     ],
 )
 def test_shards_of_other_campaigns_are_refused(
@@ -122,3 +129,74 @@ def test_a_missing_or_repeated_shard_is_refused(shards: tuple[dict[str, Any], li
     assert code == 2 and "shards missing: 1/3" in err
     code, _, err = fiveup("fuzz", "--merge", *map(str, files), str(files[1]))
     assert code == 2 and "shard 1/3 again" in err
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        ({"index": 0}, "divergence at case 0: not a case of shard 1/3, or listed twice"),
+        ({"index": 91}, "divergence at case 91: not a case of shard 1/3"),
+        ({"index": -2}, "divergence at case -2: not a case of shard 1/3"),
+        ({"status": "pass"}, "level 'round', status 'pass'"),
+        ({"level": "bogus"}, "level 'bogus'"),
+        ({"file": 7}, "'file' is 7"),
+    ],
+)
+def test_a_divergence_that_no_campaign_can_give_is_refused(
+    shards: tuple[dict[str, Any], list[Path]], tmp_path: Path, edit: dict[str, Any], words: str
+) -> None:
+    _, files = shards
+    report = json.loads(files[1].read_text(encoding="utf-8"))
+    assert report["divergences"], "shard 1/3 of the campaign finds divergences"
+    row = {**report["divergences"][0], "level": "round", **edit}
+    report["divergences"] = [row, *report["divergences"][1:]]
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(report), encoding="utf-8")
+    code, out, err = fiveup("fuzz", "--merge", str(files[0]), str(edited), str(files[2]))
+    assert code == 2 and out == ""
+    assert err.startswith(f"fiveup fuzz: error: --merge {edited}: not a fuzz report: "), err
+    assert words in err, err
+
+
+def test_a_divergence_listed_twice_or_more_divergences_than_cases_are_refused(
+    shards: tuple[dict[str, Any], list[Path]], tmp_path: Path
+) -> None:
+    _, files = shards
+    report = json.loads(files[1].read_text(encoding="utf-8"))
+    report["divergences"] = [report["divergences"][0]] * 2
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(report), encoding="utf-8")
+    code, _, err = fiveup("fuzz", "--merge", str(files[0]), str(edited), str(files[2]))
+    assert code == 2 and "or listed twice" in err, err
+    interrupted = json.loads(files[1].read_text(encoding="utf-8"))
+    interrupted.update(cases=0, round_cases=0, by_level={}, interrupted=True)
+    edited.write_text(json.dumps(interrupted), encoding="utf-8")
+    code, _, err = fiveup("fuzz", "--merge", str(files[0]), str(edited), str(files[2]))
+    assert code == 2 and "divergences among 0 cases" in err, err
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "words"),
+    [
+        ("keep", 0, "'keep' is 0 (a number of files from 1, or null for every one)"),
+        ("keep", "all", "'keep' is 'all'"),
+        ("players", 7, "'players' is 7 (2, 3, 4 or null)"),
+        ("levels", ["round", "bogus"], "'levels' is ['round', 'bogus'] (level names, or null)"),
+        ("levels", [], "'levels' is []"),
+        ("rounds", -3, "'rounds' is -3"),
+    ],
+)
+def test_a_campaign_that_fiveup_fuzz_cannot_run_is_refused(
+    shards: tuple[dict[str, Any], list[Path]], tmp_path: Path, key: str, value: object, words: str
+) -> None:
+    _, files = shards
+    edited = []
+    for number, file in enumerate(files):  # every shard alike: they belong together
+        report = json.loads(file.read_text(encoding="utf-8"))
+        report[key] = value
+        edited.append(tmp_path / f"edited-{number}.json")
+        edited[-1].write_text(json.dumps(report), encoding="utf-8")
+    code, out, err = fiveup("fuzz", "--merge", *map(str, edited))
+    assert code == 2 and out == ""
+    assert err.startswith(f"fiveup fuzz: error: --merge {edited[0]}: not a fuzz report: "), err
+    assert words in err, err

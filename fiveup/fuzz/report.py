@@ -9,10 +9,13 @@ each kind, by case index); only the timings differ.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, TextIO
 
 from fiveup import SUITE_VERSION
+from fiveup.contract.engine import Level
+from fiveup.contract.players import PLAYER_COUNTS
 
 from .campaign import Findings, Shard
 
@@ -129,6 +132,82 @@ def _checked(name: str, data: object) -> tuple[dict[str, Any], Shard]:
     return data, Shard.parse(data["shard"])
 
 
+_LEVEL_NAMES: Final = frozenset(level.value for level in Level)
+_STATUSES: Final = frozenset({"fail", "error"})
+
+
+def _campaign_problem(data: Mapping[str, Any]) -> str:
+    """What is impossible in the campaign keys of a report that has the right types, or ''."""
+    rounds, keep, players, levels = data["rounds"], data["keep"], data["players"], data["levels"]
+    if rounds < 0:
+        return f"'rounds' is {_short(rounds)}"
+    if keep is not None and (type(keep) is not int or keep < 1):
+        return f"'keep' is {_short(keep)} (a number of files from 1, or null for every one)"
+    if players is not None and (type(players) is not int or players not in PLAYER_COUNTS):
+        return f"'players' is {_short(players)} (2, 3, 4 or null)"
+    if levels is not None and (
+        type(levels) is not list
+        or not levels
+        or not all(type(level) is str and level in _LEVEL_NAMES for level in levels)
+    ):
+        return f"'levels' is {_short(levels)} (level names, or null)"
+    return ""
+
+
+def _divergence_problem(data: Mapping[str, Any], shard: Shard, cases: int) -> str:
+    """What is impossible in a report's divergences: a case outside the shard, or twice."""
+    rounds = data["rounds"]
+    seen: set[int] = set()
+    for row in data["divergences"]:
+        index = row["index"]
+        where = f"divergence at case {_short(index)}"
+        if not 0 <= index < rounds or index % shard.count != shard.number or index in seen:
+            return f"{where}: not a case of shard {data['shard']}, or listed twice"
+        if row["level"] not in _LEVEL_NAMES or row["status"] not in _STATUSES:
+            return f"{where}: level {_short(row['level'])}, status {_short(row['status'])}"
+        if row.get("file") is not None and type(row["file"]) is not str:
+            return f"{where}: 'file' is {_short(row['file'])}"
+        seen.add(index)
+    if len(seen) > cases:
+        return f"{len(seen)} divergences among {cases} cases"
+    return ""
+
+
+def _short(value: object) -> str:
+    """``repr(value)``, clipped: a report may hold a number of thousands of digits."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:37]}..."
+
+
+def _inconsistency(data: Mapping[str, Any], shard: Shard) -> str:
+    """What in a well-typed report its own campaign and shard make impossible, or ''.
+
+    A shard of ``rounds`` cases plays ``shard.indexes(rounds)``: all of them unless
+    interrupted; its levels add up to its cases, its divergences are among its indexes, once
+    each. A report edited by hand (or a shard of another suite) would merge into counts that
+    no campaign can give.
+    """
+    problem = _campaign_problem(data)
+    if problem:
+        return problem
+    cases, rounds = data["cases"], data["rounds"]
+    seconds, by_level = data["seconds"], data["by_level"]
+    # counted, not len(shard.indexes(rounds)): a range longer than sys.maxsize has no len
+    planned = max(0, -(-(rounds - shard.number) // shard.count))
+    if not 0 <= cases <= planned or (cases < planned and not data["interrupted"]):
+        return f"{_short(cases)} cases in shard {data['shard']} of a campaign of {_short(rounds)}"
+    if not (math.isfinite(seconds) and seconds >= 0):
+        return f"'seconds' is {_short(seconds)}"
+    unknown = sorted(set(by_level) - _LEVEL_NAMES)
+    if unknown:
+        return f"'by_level' names no level {_short(unknown[0])}"
+    if any(count < 0 for count in by_level.values()) or sum(by_level.values()) != cases:
+        return f"'by_level' counts {sum(by_level.values())} cases, not {cases}"
+    if data["round_cases"] != by_level.get(Level.ROUND.value, 0):
+        return f"'round_cases' is {_short(data['round_cases'])}, not the round level's count"
+    return _divergence_problem(data, shard, cases)
+
+
 def _belong_together(reports: Sequence[tuple[str, dict[str, Any], Shard]]) -> None:
     """ValueError unless the reports are the K shards of one campaign, each once."""
     first_name, first, first_shard = reports[0]
@@ -137,8 +216,8 @@ def _belong_together(reports: Sequence[tuple[str, dict[str, Any], Shard]]) -> No
         for key in CAMPAIGN_KEYS:
             if report[key] != first[key]:
                 raise ValueError(
-                    f"{name}: another campaign than {first_name}'s: {key} {report[key]!r}, "
-                    f"not {first[key]!r}"
+                    f"{name}: another campaign than {first_name}'s: {key} {_short(report[key])}, "
+                    f"not {_short(first[key])}"
                 )
         if shard.count != first_shard.count:
             raise ValueError(
@@ -167,6 +246,10 @@ def merge_reports(named: Sequence[tuple[str, object]]) -> dict[str, Any]:
         raise ValueError("no report to merge")
     reports = [(name, *_checked(name, data)) for name, data in named]
     _belong_together(reports)
+    for name, report, shard in reports:  # after: a shard of another campaign is named as such
+        problem = _inconsistency(report, shard)
+        if problem:
+            raise ValueError(f"{name}: not a fuzz report: {problem}")
     first = reports[0][1]
     merged: dict[str, Any] = {key: first[key] for key in CAMPAIGN_KEYS}
     merged["shard"] = "0/1"
