@@ -13,16 +13,19 @@ things, and :func:`unlike` says how.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from fiveup.contract.messages import decode
+from fiveup.contract.schemas import fixture_schema
 from fiveup.errors import UsageError
 
 from .compare import Difference
 from .report import plural
+from .runner import Status
 from .sources import read_bounded
 from .text import printable
 
@@ -100,7 +103,43 @@ def read_report(path: Path) -> dict[str, Any]:
         raise UsageError(
             f"{name}: not a report of 'fiveup certify --format json' (no list of cases)"
         )
+    problem = _case_problem(cases)
+    if problem:
+        raise UsageError(f"{name}: not a report of 'fiveup certify --format json': {problem}")
     return data
+
+
+_STATUSES: Final = frozenset(status.value for status in Status)
+_CASE_ID: Final = re.compile(fixture_schema()["$defs"]["case"]["properties"]["id"]["pattern"])
+_SHOWN: Final = 60
+
+
+def _case_problem(cases: list[dict[str, Any]]) -> str:
+    """What no report of certify holds in its cases (an edited id, status or difference), or ''.
+
+    Case IDs are those of a linted corpus, each once: a report with anything else would
+    compare as cases that no run had.
+    """
+    seen: set[str] = set()
+    for number, case in enumerate(cases):
+        case_id, status = case["id"], case["status"]
+        where = f"case {number + 1}"
+        if _CASE_ID.fullmatch(case_id) is None or "\n" in case_id:
+            return f"{where}: {printable(case_id[:_SHOWN])!r} is not a case ID"
+        if case_id in seen:
+            return f"{where}: {case_id} is listed twice"
+        if status not in _STATUSES:
+            return f"{where} ({case_id}): no status {printable(status[:_SHOWN])!r}"
+        differences = case.get("differences")
+        if differences is not None and not (
+            isinstance(differences, list) and all(isinstance(d, dict) for d in differences)
+        ):
+            return f"{where} ({case_id}): 'differences' is not a list of differences"
+        message = case.get("message")
+        if message is not None and not isinstance(message, str):
+            return f"{where} ({case_id}): 'message' is not text"
+        seen.add(case_id)
+    return ""
 
 
 def _what(case: Mapping[str, Any]) -> str:

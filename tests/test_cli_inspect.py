@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from fiveup.cli import main
 from fiveup.harness.corpus import load_corpus
 
@@ -167,6 +169,38 @@ def test_compare_refuses_what_is_not_a_report(tmp_path: Path) -> None:
     assert code == 2 and "not a report of 'fiveup certify --format json'" in err
     code, _, err = run("compare", str(tmp_path / "missing.json"), str(junk))
     assert code == 2 and "cannot read" in err
+
+
+GOOD_CASES = [
+    {"id": "doc.scoring.credit-15", "status": "pass"},
+    {"id": "doc.scoring.credit-16", "status": "fail", "differences": [{"path": "/value"}]},
+]
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        ({"id": "doc.scoring.credit-15"}, "case 2: doc.scoring.credit-15 is listed twice"),
+        ({"id": "Not An Id"}, "case 2: 'Not An Id' is not a case ID"),
+        ({"id": "doc.x\n"}, "is not a case ID"),
+        ({"id": "x" * 10_000}, "case 2: '" + "x" * 60 + "' is not a case ID"),
+        ({"status": "passed"}, "case 2 (doc.scoring.credit-16): no status 'passed'"),
+        ({"differences": "none"}, "'differences' is not a list of differences"),
+        ({"differences": [1]}, "'differences' is not a list of differences"),
+        ({"message": 5}, "'message' is not text"),
+    ],
+)
+def test_compare_refuses_a_report_whose_cases_no_run_of_certify_gives(
+    tmp_path: Path, edit: dict[str, object], words: str
+) -> None:
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    good.write_text(json.dumps({"cases": GOOD_CASES}), encoding="utf-8")
+    bad.write_text(json.dumps({"cases": [GOOD_CASES[0], {**GOOD_CASES[1], **edit}]}), "utf-8")
+    assert run("compare", str(good), str(good))[0] == 0
+    code, out, err = run("compare", str(good), str(bad))
+    assert (code, out) == (2, "")
+    assert err.startswith(f"fiveup compare: error: {bad}: not a report of 'fiveup certify"), err
+    assert words in err and len(err) < 300, err
 
 
 def test_show_names_the_decisions_a_case_depends_on() -> None:
