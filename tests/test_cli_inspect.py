@@ -171,7 +171,7 @@ def test_compare_refuses_what_is_not_a_report(tmp_path: Path) -> None:
     assert code == 2 and "cannot read" in err
 
 
-GOOD_CASES = [
+GOOD_CASES: list[dict[str, object]] = [
     {"id": "doc.scoring.credit-15", "status": "pass"},
     {"id": "doc.scoring.credit-16", "status": "fail", "differences": [{"path": "/value"}]},
 ]
