@@ -32,7 +32,13 @@ from fiveup.contract.engine import (
 from fiveup.contract.schemas import info_problem
 from fiveup.errors import EngineError, UsageError
 
-from .process import Failure, ProcessEngine, ProcessEngineError, check_seconds
+from .process import (
+    DEFAULT_MEMORY,
+    Failure,
+    ProcessEngine,
+    ProcessEngineError,
+    check_seconds,
+)
 from .sandbox import IN_PROCESS_REFUSAL, Sandbox
 from .text import cut, printable
 
@@ -145,19 +151,25 @@ def close_engine(engine: Engine | None) -> None:
 
 
 def open_engine(
-    name: str | None, command: str | None, timeout: float, *, sandbox: Sandbox | None = None
+    name: str | None,
+    command: str | None,
+    timeout: float,
+    *,
+    sandbox: Sandbox | None = None,
+    memory: int | None = DEFAULT_MEMORY,
 ) -> Engine:
     """The engine to certify: a process for ``command``, else the Python engine ``name``.
 
     A Python engine is wrapped in :class:`TimedEngine` so that a hang is cut off as well. With
     a ``sandbox`` the process runs under bubblewrap; an in-process engine cannot be contained,
-    so asking for one with a sandbox is a UsageError.
+    so asking for one with a sandbox is a UsageError. ``memory`` bounds each process of a
+    process engine (:class:`ProcessEngine`); an in-process engine shares the harness's.
     """
     check_seconds(timeout)
     if sandbox is not None and not command:
         raise UsageError(IN_PROCESS_REFUSAL)
     if command:
-        return ProcessEngine(command, timeout=timeout, sandbox=sandbox)
+        return ProcessEngine(command, timeout=timeout, sandbox=sandbox, memory=memory)
     return TimedEngine(load_engine(DEFAULT_ENGINE if name is None else name), timeout)
 
 

@@ -60,7 +60,10 @@ from .pipes import EndOfOutput, EngineProcess, LineTooLong, Timeout
 from .sandbox import Sandbox
 
 __all__ = [
+    "DEFAULT_MEMORY",
+    "MAX_MEMORY",
     "MAX_TIMEOUT",
+    "MIN_MEMORY",
     "SCHEMA_NAMES",
     "Failure",
     "ProcessEngine",
@@ -187,6 +190,24 @@ _InFlight = tuple[EngineProcess, int, str, float, dict[str, JSON] | None, bytes 
 """The request in flight: process, seq, level, deadline, known observation and its reply."""
 
 
+def _default_memory() -> int:
+    try:
+        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError):
+        physical = 0
+    return min(4 << 30, physical // 2) if physical >= 2 * MIN_MEMORY else 4 << 30
+
+
+MIN_MEMORY: Final = 64 << 20
+"""The least data memory an engine process may be given: 64 MiB (a Python engine needs ~30)."""
+MAX_MEMORY: Final = 1 << 40
+"""The most: 1 TiB."""
+DEFAULT_MEMORY: Final = _default_memory()
+"""The data memory (``RLIMIT_DATA``) each process of an engine may use by default: 4 GiB, or
+half the machine's memory when that is less. An engine that allocates without end fails to
+allocate and crashes, instead of taking the machine (and the harness) down with it."""
+
+
 class ProcessEngine:
     """An engine in another process, spoken to over the process protocol.
 
@@ -218,11 +239,13 @@ class ProcessEngine:
         cwd: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
         sandbox: Sandbox | None = None,
+        memory: int | None = DEFAULT_MEMORY,
     ) -> None:
         """Prepare the connection; the engine starts with the first :meth:`info` or :meth:`run`.
 
         ``cwd`` and ``env`` are the engine's working directory and environment (default:
-        inherited).
+        inherited). ``memory`` bounds the data memory of each of its processes, in bytes
+        (default :data:`DEFAULT_MEMORY`; None: unbounded), where the system can (Linux).
         """
         if os.name != "posix":
             raise UsageError("engines in other processes need a POSIX system (Linux, macOS)")
@@ -237,6 +260,12 @@ class ProcessEngine:
             check_seconds(value, name)
         if max_line_bytes < 1 or stderr_tail_bytes < 0 or max_failed_starts < 1:
             raise UsageError("max_line_bytes and max_failed_starts must be positive")
+        if memory is not None and not MIN_MEMORY <= memory <= MAX_MEMORY:
+            raise UsageError(
+                f"an engine's memory is bounded from {MIN_MEMORY >> 20} to {MAX_MEMORY >> 20} "
+                f"MiB, not {memory / (1 << 20):g}"
+            )
+        self.memory = memory
         self.command: tuple[str, ...] = tuple(argv)
         self.timeout = timeout
         self.start_timeout = timeout if start_timeout is None else start_timeout
@@ -452,7 +481,12 @@ class ProcessEngine:
     def _start(self) -> EngineProcess:
         try:
             proc = EngineProcess(
-                self._argv, self._cwd, self._env, self.max_line_bytes, self.stderr_tail_bytes
+                self._argv,
+                self._cwd,
+                self._env,
+                self.max_line_bytes,
+                self.stderr_tail_bytes,
+                self.memory,
             )
         except OSError as exc:
             raise ProcessEngineError(

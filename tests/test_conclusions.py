@@ -154,6 +154,8 @@ def test_a_wrong_engine_fails_under_the_broken_rule_alone() -> None:
         f"{PY} -m fiveup engine --mutant scr2_credit_rounded_sum",
         "--format",
         "json",
+        "--engine-memory",
+        "512",
     )
     assert code == 1
     report = json.loads(out)
@@ -163,6 +165,7 @@ def test_a_wrong_engine_fails_under_the_broken_rule_alone() -> None:
     case = next(c for c in report["cases"] if c["status"] == "fail")
     assert case["request"] is not None and case["observation"] is not None
     assert case["rerun"].startswith("fiveup certify --engine-cmd ")
+    assert " --engine-memory 512 " in case["rerun"]  # the same limit again
     assert case["differences"][0]["rule"] == "SCR-2"
 
 

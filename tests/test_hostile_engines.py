@@ -84,6 +84,8 @@ class Hostile:
     args: tuple[str, ...] = ()
     """Extra engine arguments: ``{report}``, ``{fixtures}``, ``{port}`` or ``{target}``."""
     timeout: float = 10.0
+    certify: tuple[str, ...] = ()
+    """Extra options of ``fiveup certify``."""
     subprocess: bool = False
     """Certify in a process of its own: the engine goes for its parent."""
 
@@ -184,6 +186,14 @@ ENGINES = [
         timeout=1.0,
     ),
     Hostile("poison_text", Outcome(1, "alert(1)"), Outcome(1, "alert(1)"), FEW),
+    # Its child and then itself fail to allocate past the harness's limit, and crash.
+    Hostile(
+        "memory_hog",
+        Outcome(1, "MemoryError"),
+        Outcome(1, "MemoryError"),
+        ONE,
+        certify=("--engine-memory", "128"),
+    ),
 ]
 BY_NAME = {h.script: h for h in ENGINES}
 
@@ -266,6 +276,7 @@ def _certify(
     engine += [arg.format(**places) for arg in hostile.args]
     argv = ["certify", "--engine-cmd", shlex.join(engine), *hostile.select]
     argv += ["--format", "json", "--output", str(report), "--timeout", str(hostile.timeout)]
+    argv += hostile.certify
     # A copy of the scoring cases only: loading them is ten times quicker than the corpus.
     (tmp_path / "corpus").mkdir()
     shutil.copy(bundled_fixture_dir() / "scoring.yaml", tmp_path / "corpus")

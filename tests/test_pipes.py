@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
-from fiveup.harness.pipes import EngineProcess, Timeout
+from fiveup.harness.pipes import EngineProcess, Timeout, limit_memory
+from fiveup.harness.process import DEFAULT_MEMORY, MIN_MEMORY
 
 
 def _process(script: str) -> EngineProcess:
@@ -33,3 +36,40 @@ def test_lines_already_there_are_read_at_once_one_by_one() -> None:
             proc.read_line(time.monotonic() + 0.05, 0.001)
     finally:
         proc.kill()
+
+
+def _data_limit(pid: int) -> str:
+    line = next(x for x in Path(f"/proc/{pid}/limits").read_text().splitlines() if "data" in x)
+    return " ".join(line.split()[3:5])
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/limits"), reason="read through /proc")
+def test_an_engine_and_its_children_get_the_memory_limit_soft_and_hard() -> None:
+    script = (
+        "import subprocess, sys\n"
+        "sys.stdin.readline()\n"  # the limit is set by then: the harness sets it, then writes
+        "print(open('/proc/self/limits').read().count('134217728'), flush=True)\n"
+        "child = subprocess.run([sys.executable, '-c', 'x = bytearray(256 << 20)'])\n"
+        "print(child.returncode, flush=True)\n"
+        "import resource\n"
+        "try:\n"
+        "    resource.setrlimit(resource.RLIMIT_DATA, (1 << 30, 1 << 30))\n"
+        "except ValueError:\n"
+        "    print('cannot raise it', flush=True)\n"
+    )
+    proc = EngineProcess([sys.executable, "-c", script], None, None, 1 << 20, 4096, 128 << 20)
+    deadline = time.monotonic() + 60
+    proc.send(b"go\n", deadline)
+    assert proc.read_line(deadline) == b"2"  # soft and hard
+    assert proc.read_line(deadline) == b"1"  # the child's allocation failed: MemoryError
+    assert proc.read_line(deadline) == b"cannot raise it"
+    proc.kill()
+    free = _process("import time; time.sleep(30)")
+    try:
+        assert _data_limit(free.popen.pid) == "unlimited unlimited"
+        assert limit_memory(free.popen.pid, MIN_MEMORY)
+        assert _data_limit(free.popen.pid) == f"{MIN_MEMORY} {MIN_MEMORY}"
+    finally:
+        free.kill()
+    assert not limit_memory(free.popen.pid, MIN_MEMORY)  # gone
+    assert MIN_MEMORY < DEFAULT_MEMORY <= 4 << 30

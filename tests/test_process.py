@@ -329,7 +329,14 @@ def test_a_string_command_is_split_like_a_shell_would() -> None:
 
 @pytest.mark.parametrize(
     "options",
-    [{"timeout": 0}, {"start_timeout": -1.0}, {"max_line_bytes": 0}, {"max_failed_starts": 0}],
+    [
+        {"timeout": 0},
+        {"start_timeout": -1.0},
+        {"max_line_bytes": 0},
+        {"max_failed_starts": 0},
+        {"memory": (64 << 20) - 1},
+        {"memory": (1 << 40) + 1},
+    ],
 )
 def test_bad_options_are_usage_errors(options: dict[str, Any]) -> None:
     with pytest.raises(UsageError):

@@ -15,6 +15,7 @@ from fiveup.harness.certify import Run, certify, load_engine, open_engine, plan_
 from fiveup.harness.corpus import Case, Corpus
 from fiveup.harness.engines import close_engine
 from fiveup.harness.expectations import baseline_text
+from fiveup.harness.process import DEFAULT_MEMORY
 from fiveup.harness.report import json_report, junit_report, summary_line, text_report
 from fiveup.harness.report_html import html_report
 from fiveup.harness.sandbox import Sandbox
@@ -30,7 +31,7 @@ from .common import (
     load_fixtures,
     write_atomically,
 )
-from .options import count, seconds, seed
+from .options import count, mebibytes, seconds, seed
 from .spec_copy import check_site, spec_copy_folder, write_spec_copy
 from .tally import tally_text
 
@@ -120,6 +121,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "(spec/protocol.md, Security)",
     )
     parser.add_argument(
+        "--engine-memory",
+        type=mebibytes,
+        default=DEFAULT_MEMORY >> 20,
+        metavar="MIB",
+        help="the data memory each process of the --engine-cmd engine may use, in MiB "
+        f"(default {DEFAULT_MEMORY >> 20}: 4 GiB, or half this machine's memory when less); "
+        "an allocation beyond it fails (Linux)",
+    )
+    parser.add_argument(
         "--fresh",
         type=count(MAX_FRESH),
         metavar="N",
@@ -201,7 +211,13 @@ def _certify(args: argparse.Namespace) -> Run:
     cases = list(plan.cases)
     selection = _selection(args, corpus, len(cases), plan.decisions)
     skipped = plan.skipped_levels
-    engine = open_engine(args.engine, args.engine_cmd, args.timeout, sandbox=_sandbox(args))
+    engine = open_engine(
+        args.engine,
+        args.engine_cmd,
+        args.timeout,
+        sandbox=_sandbox(args),
+        memory=args.engine_memory << 20,
+    )
     seed = _seed(args.seed, xfails.fresh_seed)
     fresh = _fresh(args, selection, skipped, seed)
     left_out = plan.left_out(fresh is not None)
@@ -234,7 +250,9 @@ def _sandbox(args: argparse.Namespace) -> Sandbox | None:
 def _rerun_args(args: argparse.Namespace) -> list[str]:
     """What a rerun of one case must name again: the engine, the sandbox, the fixtures."""
     fixtures = [word for path in args.fixtures or [] for word in ("--fixtures", str(path))]
-    return [*engine_args(args), *(["--sandbox"] if args.sandbox else []), *fixtures]
+    memory = args.engine_memory
+    limit = ["--engine-memory", str(memory)] if memory != DEFAULT_MEMORY >> 20 else []
+    return [*engine_args(args), *(["--sandbox"] if args.sandbox else []), *limit, *fixtures]
 
 
 def _report(result: Run, args: argparse.Namespace, site: str | None) -> str:

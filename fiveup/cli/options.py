@@ -17,7 +17,13 @@ from typing import Final
 from fiveup.contract.players import MAX_PLAYERS, MIN_PLAYERS
 from fiveup.contract.schemas import clip
 from fiveup.errors import UsageError
-from fiveup.harness.process import MAX_TIMEOUT, check_seconds, seconds_range
+from fiveup.harness.process import (
+    MAX_MEMORY,
+    MAX_TIMEOUT,
+    MIN_MEMORY,
+    check_seconds,
+    seconds_range,
+)
 from fiveup.harness.text import printable
 
 __all__ = [
@@ -30,6 +36,7 @@ __all__ = [
     "WholeNumber",
     "any_number",
     "count",
+    "mebibytes",
     "seconds",
     "seed",
 ]
@@ -110,3 +117,5 @@ seed: Final = WholeNumber(-MAX_SEED, MAX_SEED - 1)
 """The type of every ``--seed``."""
 seconds: Final = Seconds()
 """The type of every ``--timeout``."""
+mebibytes: Final = WholeNumber(MIN_MEMORY >> 20, MAX_MEMORY >> 20, " MiB")
+"""The type of every ``--engine-memory``: an engine process's data memory, in MiB."""
