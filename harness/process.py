@@ -195,7 +195,7 @@ def _default_memory() -> int:
         physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError):
         physical = 0
-    return min(4 << 30, physical // 2) if physical >= 2 * MIN_MEMORY else 4 << 30
+    return min(4 << 30, max(MIN_MEMORY, physical // 2)) if physical > 0 else 4 << 30
 
 
 MIN_MEMORY: Final = 64 << 20
@@ -260,10 +260,12 @@ class ProcessEngine:
             check_seconds(value, name)
         if max_line_bytes < 1 or stderr_tail_bytes < 0 or max_failed_starts < 1:
             raise UsageError("max_line_bytes and max_failed_starts must be positive")
-        if memory is not None and not MIN_MEMORY <= memory <= MAX_MEMORY:
+        if memory is not None and (
+            type(memory) is not int or not MIN_MEMORY <= memory <= MAX_MEMORY
+        ):
             raise UsageError(
-                f"an engine's memory is bounded from {MIN_MEMORY >> 20} to {MAX_MEMORY >> 20} "
-                f"MiB, not {memory / (1 << 20):g}"
+                f"an engine's memory is a whole number of bytes from {MIN_MEMORY >> 20} MiB to "
+                f"{MAX_MEMORY >> 30} GiB, not {memory!r}"
             )
         self.memory = memory
         self.command: tuple[str, ...] = tuple(argv)

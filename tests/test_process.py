@@ -336,6 +336,8 @@ def test_a_string_command_is_split_like_a_shell_would() -> None:
         {"max_failed_starts": 0},
         {"memory": (64 << 20) - 1},
         {"memory": (1 << 40) + 1},
+        {"memory": float(1 << 30)},
+        {"memory": True},
     ],
 )
 def test_bad_options_are_usage_errors(options: dict[str, Any]) -> None:
