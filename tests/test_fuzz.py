@@ -412,25 +412,6 @@ def test_cases_draw_their_decks_levels_and_moves_as_the_standard_library_and_ref
         assert ours.getstate() == theirs.getstate()
 
 
-def test_a_case_draws_from_a_generator_as_a_new_one_seeded_with_its_text_would() -> None:
-    import random
-    import threading
-
-    from fiveup.fuzz import cases
-
-    used = cases._seeded("fiveup-fuzz:0:0")
-    used.gauss(0, 1)  # leaves a Gaussian kept, and the state moved on
-    for text in ("fiveup-fuzz:0:1", "fiveup-fuzz:7:12345", "fiveup-fuzz:-3:0"):
-        ours, new = cases._seeded(text), random.Random(text)
-        assert ours.getstate() == new.getstate() and vars(ours) == vars(new)
-        assert [ours.random() for _ in range(5)] == [new.random() for _ in range(5)]
-    elsewhere: list[random.Random] = []
-    thread = threading.Thread(target=lambda: elsewhere.append(cases._seeded("x")))
-    thread.start()
-    thread.join()
-    assert elsewhere[0] is not cases._seeded("x")  # each thread draws from its own
-
-
 # Pinned from the campaign before its speed-ups (issue 15): a seed makes the same cases, the same
 # divergences and byte for byte the same fixture files from one release to the next.
 _SEED_3_CASES = "dd33fb05957118074fa30cbf3708d1fa5336a2b18d701b8969c1e7882d5c8448"

@@ -12,7 +12,6 @@ reached by legal actions (now and then followed by a refused one) and a small de
 from __future__ import annotations
 
 import random
-import threading
 from bisect import bisect
 from collections.abc import Callable
 from itertools import accumulate
@@ -416,24 +415,6 @@ def _choices(levels: tuple[Level, ...] | None) -> tuple[Level, ...]:
     return chosen
 
 
-_LOCAL = threading.local()
-"""Each thread's generator, seeded anew for every case."""
-
-
-def _seeded(text: str) -> random.Random:
-    """``random.Random(text)``: this thread's generator, seeded with ``text``.
-
-    Seeding leaves a generator exactly as a new one seeded so (its state, and no Gaussian
-    kept); a new ``random.Random`` is first seeded from the system's entropy, a system call
-    and a second set-up of its state that each case paid for nothing.
-    """
-    rng: random.Random | None = getattr(_LOCAL, "rng", None)
-    if rng is None:
-        rng = _LOCAL.rng = random.Random()
-    rng.seed(text)
-    return rng
-
-
 def random_case(
     seed: int, index: int, players: int | None = None, levels: tuple[Level, ...] | None = None
 ) -> tuple[Level, dict[str, JSON]]:
@@ -451,7 +432,7 @@ def observed_case(
     observation comes free: exactly what ``ReferenceEngine().run(level, ...)`` answers for it
     (a test holds the two byte for byte equal). Other levels: None.
     """
-    rng = _seeded(f"fiveup-fuzz:{seed}:{index}")
+    rng = random.Random(f"fiveup-fuzz:{seed}:{index}")
     level = _level(rng, _choices(levels))
     count = players if players is not None else PLAYER_COUNTS[_below(rng, len(PLAYER_COUNTS))]
     if level is Level.ROUND:
