@@ -321,16 +321,10 @@ def _object(value: JSON) -> dict[str, JSON]:
     return value
 
 
-# A round recognises its own shared action objects at once (by identity) and must work out
-# the code of any other: a request's action texts are read into those shared objects.
-_SHARED_ACTIONS: dict[Action, Action] = {action: action for action in shared_actions()}
-_SHARED_TEXTS: dict[str, Action] = {action.text: action for action in _SHARED_ACTIONS}
-
-
-def _shared_action(text: str) -> Action:
-    """``Action.parse`` of ``text``, as the round's shared object when there is one."""
-    action = Action.parse(text)
-    return _SHARED_ACTIONS.get(action, action)
+# A request's action texts are looked up among the round's shared action objects (a round
+# takes the draw or pass it lists at once, by identity); any other text is parsed, and the
+# round reads the action that makes by its seat and code.
+_SHARED_TEXTS: dict[str, Action] = {action.text: action for action in shared_actions()}
 
 
 _SEATED_TEXTS: dict[int, dict[str, Action]] = {
@@ -346,7 +340,7 @@ def _actions(value: JSON, where: str, players: int) -> list[Action]:
         usual = _all_known(value, seated)
         if usual is not None:
             return usual
-    actions = _texts(value, where, _shared_action, _SHARED_TEXTS)
+    actions = _texts(value, where, Action.parse, _SHARED_TEXTS)
     for i, action in enumerate(actions):
         if action.seat >= players:
             raise UsageError(f"{where}[{i}]: no seat {action.seat} among {players} players")

@@ -337,22 +337,38 @@ class _Judge:
         self.played = False
         """For :attr:`level`: its record, its name, and whether the candidate plays it."""
 
+    def switch(self, level: Level) -> None:
+        """Look up a level's record, name and whether the candidate plays it, once per run."""
+        self.level, self.spec, self.name = level, LEVELS[level], level.value
+        self.played = self.name in self.levels
+
     def __call__(
         self, index: int, level: Level, given: dict[str, JSON], expected: dict[str, JSON] | None
     ) -> Found:
         """Judge one case: None when the candidate passes it."""
         if level is not self.level:  # a level's lookups once per run of cases of that level
-            self.level, self.spec, self.name = level, LEVELS[level], level.value
-            self.played = self.name in self.levels
+            self.switch(level)
         request = self.spec.request(given)
         if expected is None:
             expected = self.baseline.run(self.name, request)
         try:
-            if self.played and self.agrees(level, request, expected):
+            if self.played and self.passes(request, expected):
                 return None
         except Exception:  # the runner below says what the engine did
             pass
         return _judged(self.candidate, self.levels, self.seed, index, level, given, expected)
+
+    def verdicts(
+        self, seed: int, indexes: Iterable[int], players: int | None, levels: tuple[Level, ...],
+        free: bool,
+    ) -> Iterator[tuple[int, Level, Found]]:  # fmt: skip
+        """``(index, level, found)`` of the campaign's cases, made and judged one by one.
+
+        ``free``: the baseline is the standard reference, whose observation a case comes with.
+        """
+        for index in indexes:
+            level, given, observation = observed_case(seed, index, players, levels)
+            yield index, level, self(index, level, given, observation if free else None)
 
     def agrees(self, level: Level, request: dict[str, JSON], expected: dict[str, JSON]) -> bool:
         """True when the runner would pass the candidate: every check of ``run_case``, quickly.
@@ -361,20 +377,24 @@ class _Judge:
         refused action, replayed to its prefix, left the game as it was.
         """
         if level is not self.level:
-            self.level, self.spec, self.name = level, LEVELS[level], level.value
-            self.played = self.name in self.levels
-        run, name = self.candidate.run, self.name
+            self.switch(level)
+        return self.passes(request, expected)
+
+    def passes(self, request: dict[str, JSON], expected: dict[str, JSON]) -> bool:
+        """:meth:`agrees` for a case of the level looked up last (:meth:`switch`)."""
+        run, name, spec = self.candidate.run, self.name, self.spec
+        level = spec.level
         observed = run(name, request)
         known = _marshalled(expected) if self.exact else None
         same = known is not None and _marshalled(observed) == known
         if not same and not _matches(self.baseline, self.candidate, level, expected, observed):
             return False
-        prefix = _replay(level, request, expected)
-        if prefix is None:
-            return True
-        before = run(name, prefix)
+        error = expected.get("error") if isinstance(expected, dict) else None
+        if not isinstance(error, dict) or spec.script is None:
+            return True  # nothing refused, or a level whose refusals are not replayed
+        before = run(name, spec.prefix(request, error["at"]))
         if known is not None:
-            unrefused = _unrefused_marshalled(self.spec, expected, known)
+            unrefused = _unrefused_marshalled(spec, expected, known)
             if unrefused is not None and _marshalled(before) == unrefused:
                 return True  # the reference's own prefix observation, types and all
         return _unchanged(self.candidate, level, expected, before)
@@ -560,6 +580,7 @@ def kind_of(case: Case, result: CaseResult) -> str:
     return f"{case.level.value} {result.rule}: {where or result.status.value}"
 
 
+_set_timer, _REAL = signal.setitimer, signal.ITIMER_REAL
 _LONGEST_TIMER: Final = 1e8
 """Seconds: a longer limit is left to :class:`TimedEngine`'s own timer around each call."""
 
@@ -588,11 +609,11 @@ class _Armed:
 
     def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
         """Run one case, within the time limit."""
-        signal.setitimer(signal.ITIMER_REAL, self.timeout)
+        _set_timer(_REAL, self.timeout)
         try:
             return self.engine.run(level, given)
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            _set_timer(_REAL, 0)
 
 
 @contextmanager
@@ -681,17 +702,17 @@ def _campaign(
     chosen = tuple(lv for lv in LEVEL_WEIGHTS if lv.value in declared and lv in wanted)
     start = time.perf_counter()
     free = _standard_reference(baseline)  # its observations of round cases come with them
-    cases = (
-        (index, level, given, observation if free else None)
-        for index in indexes
-        for level, given, observation in (observed_case(seed, index, players, chosen),)
-    )
     pipe = pipelined(candidate)
     if pipe is not None:
+        cases = (
+            (index, level, given, observation if free else None)
+            for index in indexes
+            for level, given, observation in (observed_case(seed, index, players, chosen),)
+        )
         verdicts = _Pipeline(baseline, candidate, declared, seed, cases, pipe).verdicts()
     else:
         judge = _Judge(baseline, candidate, declared, seed)
-        verdicts = ((i, lv, judge(i, lv, given, expected)) for i, lv, given, expected in cases)
+        verdicts = judge.verdicts(seed, indexes, players, chosen, free)
     try:
         for index, level, found in verdicts:
             tally.cases += 1
