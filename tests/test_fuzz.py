@@ -529,18 +529,16 @@ def _peak_of_dropped_nodes(
     gc.collect()
     before = _Node.alive
     seen: list[int] = []
-    # What the worker held before is frozen out of the collections: the campaign's own objects,
-    # its engines' dropped nodes among them, are all the collector walks, young or full, where
-    # each full collection walked the whole worker's heap (most of this test's CPU).
+    # What the worker held before is frozen out of the collections (as tests/conftest.py does at
+    # each file's start; never unfrozen): the campaign's own objects, its engines' dropped nodes
+    # among them, are all the collector walks, where each full collection walked the whole
+    # worker's heap (most of this test's CPU).
     gc.freeze()
-    try:
-        run_campaign(
-            ReferenceEngine(), _CachingEngine(), 2, range(cases), levels=(Level.SCORING,),
-            progress=lambda tally: seen.append(_Node.alive - before),
-        )  # fmt: skip
-        gc.collect()
-    finally:
-        gc.unfreeze()
+    run_campaign(
+        ReferenceEngine(), _CachingEngine(), 2, range(cases), levels=(Level.SCORING,),
+        progress=lambda tally: seen.append(_Node.alive - before),
+    )  # fmt: skip
+    gc.collect()
     return max(seen)
 
 
