@@ -4,7 +4,7 @@ Every test of Hypothesis runs derandomized (``fiveup.strategies.EVERYDAY_PROFILE
 examples every run, no example database, no deadline) unless a profile is asked for, such as
 ``--hypothesis-profile=fiveup-long`` or ``FIVEUP_HYPOTHESIS_PROFILE=fiveup-long``, which explore.
 
-Two things keep the suite from paying the same compilation and imports again and again:
+Three things keep the suite from paying the same work again and again:
 
 - The suite's interpreters (this one, pytest-xdist's workers, ``fiveup`` commands and engines
   over the protocol, inner pytest sessions) keep their bytecode, and pytest its assertion-rewritten
@@ -15,10 +15,13 @@ Two things keep the suite from paying the same compilation and imports again and
 - An in-process pytester run drops every module it imported when it ends, so the next run
   imports (and assertion-rewrites) them again; the modules such runs import are imported here once
   before pytester takes its snapshot.
+- The cyclic garbage collector walks only what the current test file made: what is alive at a
+  file's first test is frozen out of it (``pytest_runtest_setup``).
 """
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
@@ -88,6 +91,27 @@ def _inner_imports() -> None:
 def pytester(_inner_imports: None, pytester: pytest.Pytester) -> pytest.Pytester:
     """pytester, with the modules its in-process runs import already imported."""
     return pytester
+
+
+_FROZEN_AT: list[Path] = []
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """At each file's first test, collect, then freeze what is alive out of the cyclic collector.
+
+    A worker's heap grows with every file it runs (the test modules, the corpus, the caches),
+    and every full collection walked all of it: Python's own, pytest's after each in-process
+    pytester run, a campaign's; the run took a seventh more CPU (87-98 against 74-82 s in
+    interleaved runs). Frozen objects are still freed by reference counting, a file's garbage is
+    collected (its unraisable exceptions and warnings raised) before the next file freezes, and
+    what each test makes is collected as before. Only a cycle alive at a file's start and
+    dropped later is never collected: the peak memory is unchanged (214 against 217 MB).
+    """
+    if _FROZEN_AT[-1:] != [item.path]:
+        _FROZEN_AT[:] = [item.path]
+        gc.collect()
+        gc.freeze()
 
 
 # The longest files first (CPU and waits, measured with two and three workers), then the rest in

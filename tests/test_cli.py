@@ -20,6 +20,9 @@ from fiveup.cli import main
 from fiveup.harness.corpus import load_corpus
 
 ENGINE_CMD = f"{sys.executable} -m fiveup engine"
+WRONG_PEN2 = "fiveup.mutants.engines:pen2_remainder_three_rounds_down"
+"""A wrong engine in process, for the tests of what a report shows: how the engine is reached
+changes nothing there, and a process started for each run cost more than the run."""
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -75,9 +78,7 @@ def test_an_html_report_is_written_whole_to_a_file_and_the_summary_printed(
     tmp_path: Path,
 ) -> None:
     target = tmp_path / "report.html"
-    wrong = "-m fiveup engine --mutant pen2_remainder_three_rounds_down"
-    command = f"{sys.executable} {wrong}"
-    args = ("certify", "--engine-cmd", command, "--format", "html", "--output", str(target))
+    args = ("certify", "--engine", WRONG_PEN2, "--format", "html", "--output", str(target))
     code, out, _ = run(*args, "-k", "penalty or PEN-2", "--tally")
     assert code == 1
     page = target.read_text(encoding="utf-8")
@@ -88,11 +89,10 @@ def test_an_html_report_is_written_whole_to_a_file_and_the_summary_printed(
 
 
 def test_tally_shows_differing_scores_in_the_text_report_as_tallies() -> None:
-    wrong = "-m fiveup engine --mutant pen2_remainder_three_rounds_down"
     args = (
         "certify",
-        "--engine-cmd",
-        f"{sys.executable} {wrong}",
+        "--engine",
+        WRONG_PEN2,
         "--case",
         "rule.match.partnerships-tied-then-decided",
     )
@@ -331,8 +331,8 @@ def test_a_path_given_on_the_command_line_is_printed_escaped(command: str, tmp_p
 
 
 def test_the_rerun_command_of_a_run_on_other_fixtures_names_them(tmp_path: Path) -> None:
-    wrong = f"{sys.executable} -m fiveup engine --mutant scr2_credit_rounded_sum"
-    code, out, _ = run("certify", "--engine-cmd", wrong, "--fixtures", "fixtures/scoring.yaml")
+    wrong = "fiveup.mutants.engines:scr2_credit_rounded_sum"
+    code, out, _ = run("certify", "--engine", wrong, "--fixtures", "fixtures/scoring.yaml")
     assert code == 1
     rerun = next(line.strip() for line in out.splitlines() if line.strip().startswith("rerun: "))
     assert "--fixtures fixtures/scoring.yaml --case " in rerun

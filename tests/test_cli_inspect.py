@@ -82,6 +82,11 @@ def test_a_mistyped_case_id_gets_suggestions() -> None:
     assert "no case doc.scoring.credit-16" in err and "doc.scoring.credit-15" in err
 
 
+WRONG = "fiveup.mutants.engines:pen2_remainder_three_rounds_down"
+"""A wrong engine in process: compare reads reports, which do not depend on how the engine was
+reached (a process for the whole corpus cost more than the certify run itself)."""
+
+
 def _report(tmp_path: Path, name: str, engine: list[str]) -> Path:
     target = tmp_path / name
     run("certify", *engine, "--format", "json", "--output", str(target))
@@ -90,8 +95,7 @@ def _report(tmp_path: Path, name: str, engine: list[str]) -> Path:
 
 def test_compare_names_new_failures_and_fixed_cases(tmp_path: Path) -> None:
     good = _report(tmp_path, "good.json", [])
-    wrong = f"{sys.executable} -m fiveup engine --mutant pen2_remainder_three_rounds_down"
-    bad = _report(tmp_path, "bad.json", ["--engine-cmd", wrong])
+    bad = _report(tmp_path, "bad.json", ["--engine", WRONG])
     code, out, _ = run("compare", str(good), str(bad), "--allow-different")
     assert code == 1
     assert out.startswith("comparing unlike runs (--allow-different): engine fiveup-reference ")
@@ -139,8 +143,7 @@ def test_compare_refuses_reports_of_another_engine_suite_or_corpus(tmp_path: Pat
 
 
 def test_compare_of_a_new_version_of_the_same_engine_speaks_as_certify(tmp_path: Path) -> None:
-    wrong = f"{sys.executable} -m fiveup engine --mutant pen2_remainder_three_rounds_down"
-    bad = _report(tmp_path, "bad.json", ["--engine-cmd", wrong, "-k", "penalty"])
+    bad = _report(tmp_path, "bad.json", ["--engine", WRONG, "-k", "penalty"])
     good = _renamed(
         _report(tmp_path, "good.json", ["-k", "penalty"]),
         tmp_path / "good.json",
