@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from fiveup.contract.engine import Engine, EngineInfo
-from fiveup.errors import FiveUpError
+from fiveup.errors import FiveUpError, UsageError
 
 from .certify import (
     Claims,
@@ -29,7 +29,7 @@ from .certify import (
 )
 from .corpus import Case, Corpus, load_corpus
 from .engines import close_engine, startup_hint
-from .process import check_seconds
+from .process import DEFAULT_MEMORY, MAX_MEMORY, MIN_MEMORY, check_seconds
 from .report import report_model, rerun_command
 from .runner import CaseResult, Status, run_case
 from .sandbox import IN_PROCESS_REFUSAL, Sandbox
@@ -76,6 +76,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "and the reports (spec/protocol.md, Security)",
     )
     group.addoption(
+        "--fiveup-engine-memory",
+        type=int,
+        default=DEFAULT_MEMORY >> 20,
+        metavar="MIB",
+        help="the data memory each process of the --fiveup-engine-cmd engine may use, in MiB "
+        f"(default {DEFAULT_MEMORY >> 20}, as fiveup certify --engine-memory)",
+    )
+    group.addoption(
         "--fiveup-timeout",
         type=float,
         default=10.0,
@@ -117,7 +125,11 @@ class _Session:
         command = self.config.getoption("fiveup_engine_cmd")
         try:
             self.engine = open_engine(
-                self.config.getoption("fiveup_engine"), command, timeout, sandbox=self.sandbox()
+                self.config.getoption("fiveup_engine"),
+                command,
+                timeout,
+                sandbox=self.sandbox(),
+                memory=_memory(self.config),
             )
             self.info = handshake(self.engine)
         except FiveUpError as exc:
@@ -141,12 +153,25 @@ class _Session:
         close_engine(self.engine)
 
 
+def _memory(config: pytest.Config) -> int:
+    """``--fiveup-engine-memory`` in bytes; UsageError outside the bounds of ``certify``."""
+    mib = config.getoption("fiveup_engine_memory")
+    if not MIN_MEMORY >> 20 <= mib <= MAX_MEMORY >> 20:
+        raise UsageError(
+            f"--fiveup-engine-memory {mib} is out of range: from {MIN_MEMORY >> 20:,} to "
+            f"{MAX_MEMORY >> 20:,} MiB"
+        )
+    return int(mib) << 20
+
+
 def _engine_args(config: pytest.Config) -> list[str]:
     """The ``fiveup certify`` options that name this run's engine and fixtures again."""
     command = config.getoption("fiveup_engine_cmd")
     args = ["--engine-cmd", command] if command else ["--engine", config.getoption("fiveup_engine")]
     if config.getoption("fiveup_sandbox"):
         args.append("--sandbox")
+    if config.getoption("fiveup_engine_memory") != DEFAULT_MEMORY >> 20:
+        args += ["--engine-memory", str(config.getoption("fiveup_engine_memory"))]
     for path in config.getoption("fiveup_fixtures") or []:
         args += ["--fixtures", str(path)]
     return args
@@ -170,6 +195,7 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(f"fiveup: {IN_PROCESS_REFUSAL}")
         try:
             check_seconds(config.getoption("fiveup_timeout"), "--fiveup-timeout")
+            _memory(config)
             config.stash[_STATE] = _Session(config)
         except FiveUpError as exc:
             raise pytest.UsageError(f"fiveup: {exc}") from None

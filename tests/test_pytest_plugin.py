@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -95,6 +96,10 @@ def test_a_broken_engine_is_one_collection_error_and_bad_options_are_usage_error
         result = pytester.runpytest("--fiveup-engine=reference", f"--fiveup-timeout={timeout}")
         assert result.ret == pytest.ExitCode.USAGE_ERROR, timeout
         result.stderr.fnmatch_lines(["*--fiveup-timeout * is out of range: more than 0*"])
+    for memory in ("63", "1048577", "-5"):  # certify's bounds of --engine-memory
+        result = pytester.runpytest("--fiveup-engine=reference", f"--fiveup-engine-memory={memory}")
+        assert result.ret == pytest.ExitCode.USAGE_ERROR, memory
+        result.stderr.fnmatch_lines(["*--fiveup-engine-memory * is out of range: from 64 to*"])
     for option in ("--fiveup-engine-cmd", "--fiveup-engine"):  # else the plugin stays off
         result = pytester.runpytest(f"{option}= ")
         assert result.ret == pytest.ExitCode.USAGE_ERROR
@@ -115,3 +120,16 @@ def test_pytest_xdist_spreads_the_cases(pytester: pytest.Pytester) -> None:
 def test_the_header_counts_the_cases(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("--fiveup-engine=reference", "--collect-only")
     result.stdout.fnmatch_lines([f"collected {len(load_corpus().cases)} items"])
+
+
+def test_the_plugin_bounds_the_engines_memory_as_certify_does(pytester: pytest.Pytester) -> None:
+    hog = Path(__file__).parent / "engines" / "hostile" / "memory_hog.py"
+    result = pytester.runpytest(
+        f"--fiveup-engine-cmd={sys.executable} {hog} plugin-memory",
+        "--fiveup-engine-memory=128",
+        "-k",
+        "credit-15",
+    )
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("failed", 0) + outcomes.get("errors", 0) == 1, outcomes
+    result.stdout.fnmatch_lines(["*MemoryError*"])
