@@ -245,7 +245,7 @@ class ProcessEngine:
 
         ``cwd`` and ``env`` are the engine's working directory and environment (default:
         inherited). ``memory`` bounds the data memory of each of its processes, in bytes
-        (default :data:`DEFAULT_MEMORY`; None: unbounded), where the system can (Linux).
+        (default :data:`DEFAULT_MEMORY`; None: unbounded); macOS may not enforce it.
         """
         if os.name != "posix":
             raise UsageError("engines in other processes need a POSIX system (Linux, macOS)")

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+import resource
 import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from fiveup.harness.pipes import EngineProcess, Timeout, limit_memory
+from fiveup.harness.pipes import EngineProcess, Timeout, memory_limiter
 from fiveup.harness.process import DEFAULT_MEMORY, MIN_MEMORY
 
 
@@ -67,9 +68,23 @@ def test_an_engine_and_its_children_get_the_memory_limit_soft_and_hard() -> None
     free = _process("import time; time.sleep(30)")
     try:
         assert _data_limit(free.popen.pid) == "unlimited unlimited"
-        assert limit_memory(free.popen.pid, MIN_MEMORY)
-        assert _data_limit(free.popen.pid) == f"{MIN_MEMORY} {MIN_MEMORY}"
     finally:
         free.kill()
-    assert not limit_memory(free.popen.pid, MIN_MEMORY)  # gone
     assert MIN_MEMORY < DEFAULT_MEMORY <= 4 << 30
+
+
+def test_a_memory_limit_above_the_harnesss_own_hard_limit_is_lowered_to_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    script = "import sys; sys.stdin.readline(); print(open('/proc/self/limits').read())"
+    with monkeypatch.context() as patched:  # this process's limits stay as they are
+        patched.setattr(resource, "getrlimit", lambda which: (1 << 30, 1 << 40))
+        limiter = memory_limiter(2 << 40)
+    assert limiter.args == (resource.RLIMIT_DATA, (1 << 40, 1 << 40))  # type: ignore[attr-defined]
+    assert memory_limiter(MIN_MEMORY).args[1] == (MIN_MEMORY, MIN_MEMORY)  # type: ignore[attr-defined]
+    proc = EngineProcess([sys.executable, "-c", script], None, None, 1 << 20, 4096, MIN_MEMORY)
+    deadline = time.monotonic() + 60
+    proc.send(b"go\n", deadline)
+    lines = [proc.read_line(deadline) for _ in range(6)]
+    proc.kill()
+    assert any(b"Max data size" in line and str(MIN_MEMORY).encode() in line for line in lines)
