@@ -68,6 +68,7 @@ __all__ = [
     "Failure",
     "ProcessEngine",
     "ProcessEngineError",
+    "check_memory",
     "check_seconds",
     "given_problem",
     "message_problem",
@@ -99,6 +100,36 @@ def check_seconds(value: float, name: str = "timeout", most: float = MAX_TIMEOUT
 def seconds_range(most: float = MAX_TIMEOUT) -> str:
     """What :func:`check_seconds` takes, as its messages say it."""
     return f"more than 0 and at most {most:g} seconds"
+
+
+def _default_memory() -> int:
+    try:
+        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError):
+        physical = 0
+    return min(4 << 30, max(MIN_MEMORY, physical // 2)) if physical > 0 else 4 << 30
+
+
+MIN_MEMORY: Final = 64 << 20
+"""The least data memory an engine process may be given: 64 MiB (a Python engine needs ~30)."""
+MAX_MEMORY: Final = 1 << 40
+"""The most: 1 TiB."""
+DEFAULT_MEMORY: Final = _default_memory()
+"""The data memory (``RLIMIT_DATA``) each process of an engine may use by default: 4 GiB, or
+half the machine's memory when that is less. An engine that allocates without end fails to
+allocate and crashes, instead of taking the machine (and the harness) down with it."""
+
+
+def check_memory(value: int, name: str = "memory") -> int:
+    """``value``, when it is a whole number of bytes from :data:`MIN_MEMORY` to :data:`MAX_MEMORY`.
+
+    Else UsageError naming ``name`` (an option quotes itself and its own words).
+    """
+    if type(value) is not int or not MIN_MEMORY <= value <= MAX_MEMORY:
+        raise UsageError(
+            f"{name} is out of range: from {MIN_MEMORY >> 20:,} to {MAX_MEMORY >> 20:,} MiB"
+        )
+    return value
 
 
 # --------------------------------------------------------------------------- errors
@@ -190,24 +221,6 @@ _InFlight = tuple[EngineProcess, int, str, float, dict[str, JSON] | None, bytes 
 """The request in flight: process, seq, level, deadline, known observation and its reply."""
 
 
-def _default_memory() -> int:
-    try:
-        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError):
-        physical = 0
-    return min(4 << 30, max(MIN_MEMORY, physical // 2)) if physical > 0 else 4 << 30
-
-
-MIN_MEMORY: Final = 64 << 20
-"""The least data memory an engine process may be given: 64 MiB (a Python engine needs ~30)."""
-MAX_MEMORY: Final = 1 << 40
-"""The most: 1 TiB."""
-DEFAULT_MEMORY: Final = _default_memory()
-"""The data memory (``RLIMIT_DATA``) each process of an engine may use by default: 4 GiB, or
-half the machine's memory when that is less. An engine that allocates without end fails to
-allocate and crashes, instead of taking the machine (and the harness) down with it."""
-
-
 class ProcessEngine:
     """An engine in another process, spoken to over the process protocol.
 
@@ -260,14 +273,7 @@ class ProcessEngine:
             check_seconds(value, name)
         if max_line_bytes < 1 or stderr_tail_bytes < 0 or max_failed_starts < 1:
             raise UsageError("max_line_bytes and max_failed_starts must be positive")
-        if memory is not None and (
-            type(memory) is not int or not MIN_MEMORY <= memory <= MAX_MEMORY
-        ):
-            raise UsageError(
-                f"an engine's memory is a whole number of bytes from {MIN_MEMORY >> 20} MiB to "
-                f"{MAX_MEMORY >> 30} GiB, not {memory!r}"
-            )
-        self.memory = memory
+        self.memory = None if memory is None else check_memory(memory)
         self.command: tuple[str, ...] = tuple(argv)
         self.timeout = timeout
         self.start_timeout = timeout if start_timeout is None else start_timeout

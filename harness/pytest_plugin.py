@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from fiveup.contract.engine import Engine, EngineInfo
-from fiveup.errors import FiveUpError, UsageError
+from fiveup.errors import FiveUpError
 
 from .certify import (
     Claims,
@@ -29,7 +29,7 @@ from .certify import (
 )
 from .corpus import Case, Corpus, load_corpus
 from .engines import close_engine, startup_hint
-from .process import DEFAULT_MEMORY, MAX_MEMORY, MIN_MEMORY, check_seconds
+from .process import DEFAULT_MEMORY, check_memory, check_seconds
 from .report import report_model, rerun_command
 from .runner import CaseResult, Status, run_case
 from .sandbox import IN_PROCESS_REFUSAL, Sandbox
@@ -156,12 +156,7 @@ class _Session:
 def _memory(config: pytest.Config) -> int:
     """``--fiveup-engine-memory`` in bytes; UsageError outside the bounds of ``certify``."""
     mib = config.getoption("fiveup_engine_memory")
-    if not MIN_MEMORY >> 20 <= mib <= MAX_MEMORY >> 20:
-        raise UsageError(
-            f"--fiveup-engine-memory {mib} is out of range: from {MIN_MEMORY >> 20:,} to "
-            f"{MAX_MEMORY >> 20:,} MiB"
-        )
-    return int(mib) << 20
+    return check_memory(mib << 20, f"--fiveup-engine-memory {mib}")
 
 
 def _engine_args(config: pytest.Config) -> list[str]:

@@ -16,6 +16,7 @@ from typing import Any, Final, TextIO
 from fiveup import SUITE_VERSION
 from fiveup.contract.engine import Level
 from fiveup.contract.players import PLAYER_COUNTS
+from fiveup.harness.runner import Status
 
 from .campaign import Findings, Shard
 
@@ -133,7 +134,8 @@ def _checked(name: str, data: object) -> tuple[dict[str, Any], Shard]:
 
 
 _LEVEL_NAMES: Final = frozenset(level.value for level in Level)
-_STATUSES: Final = frozenset({"fail", "error"})
+_STATUSES: Final = frozenset({Status.FAIL.value, Status.ERROR.value})
+"""What a divergence can be: a case that failed or erred."""
 
 
 def _campaign_problem(data: Mapping[str, Any]) -> str:
