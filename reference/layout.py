@@ -162,7 +162,9 @@ class LayoutTables:
     code, the value joined and its bit (``1 << value``), the new tile's occupied mask, and per
     occupied mask of the target (the opening: one entry) the change of the sum, the target's
     new mask, the points that open (those the target gains, then the new tile's) as
-    ``(value, code)`` pairs and the bits of their values.
+    ``(value, code)`` pairs and the bits of their values. ``join_rows`` holds the same records
+    by tile code, then by point code, the opening last (at -1): the legal plays of a tile are
+    listed by the points of its values, whoever holds it.
     """
 
     open: list[tuple[int, ...]]
@@ -171,6 +173,7 @@ class LayoutTables:
     counted: list[tuple[int, ...]]
     counted_sum: list[int]
     joins: list[Join | None]
+    join_rows: list[tuple[Join | None, ...]]
 
 
 @cache
@@ -186,6 +189,7 @@ def _tables(
         [()] * rows,
         [0] * rows,
         [None] * (N_TILE_CODES * KEY_STRIDE),
+        [],
     )
     for tile in ALL_TILES:
         tc = tile_code(tile)
@@ -209,6 +213,10 @@ def _tables(
                         _VALUED[p] for p in now_open if p not in tables.open[row]
                     )
     _fill_joins(tables)
+    joins = tables.joins
+    for tc in range(N_TILE_CODES):  # the point codes 0 to KEY_STRIDE - 2, then the opening
+        start = tc * KEY_STRIDE
+        tables.join_rows.append((*joins[start + 1 : start + KEY_STRIDE], joins[start]))
     return tables
 
 

@@ -25,11 +25,11 @@ takes fast paths that give the same results as asking the rule functions one by 
 from __future__ import annotations
 
 import enum
+import operator
 import random
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain
-from operator import itemgetter
+from itertools import chain, repeat
 from typing import NoReturn, cast
 
 from fiveup.contract.notation import (
@@ -360,6 +360,14 @@ def shared_actions() -> tuple[Action, ...]:
     return _SHARED_ACTIONS
 
 
+_DRAW_JOINS: list[Join] = [(-1, -1, -1, -1, 0, 0, ())]
+""":meth:`Round.play_randomly`'s moves when the seat to act must draw (no tile: -1)."""
+_PASS_JOINS: list[Join] = [(-2, -1, -1, -1, 0, 0, ())]
+"""The same when it must pass."""
+
+_NO_LIMIT = (1 << 30) - 1
+"""More actions than any round can take, and an int that counts down on the fast path."""
+
 _NOT_A_DECK = "the deck must hold each of the 28 tiles [0|0] to [6|6] once"
 
 
@@ -473,7 +481,7 @@ def _derive(rules: Rules) -> _Derived:
             tuple(sides[rules.credited_seat(seat, players)] for seat in range(players)),
             (0,) * side_count(players),
             slice(None, dealt - 1, -1),
-            itemgetter(*hands),  # two or more seats: a tuple of lists
+            operator.itemgetter(*hands),  # two or more seats: a tuple of lists
         )
     derived = _Derived(
         rules,
@@ -976,6 +984,153 @@ class Round:
             self._log.append((_PASSED, seat))
             self._moves = None
             self._turn = self._next_seat[seat]
+
+    def play_randomly(  # noqa: C901 - one frame: the listing and each verb inline
+        self, rng: random.Random, limit: int | None = None
+    ) -> int:
+        """Play on with random legal actions; return how many were applied.
+
+        Each action is ``moves[int(rng.random() * len(moves))]`` of :meth:`legal_action_list`,
+        the choice of :func:`~fiveup.reference.match.random_policy`, applied as :meth:`apply`
+        applies it, until the round is over or ``limit`` actions (plays, draws and passes) are
+        applied. The round, the ``rng`` and the count end as that loop leaves them (a test holds
+        the two equal). For a playout (perft, MCTS, ``fiveup bench``, a fuzz case): under rules
+        whose built-in paths are the round's own the loop runs in one frame and checks nothing,
+        since every action is one the round has just listed; under any other rules, or on a
+        subclass, it is that loop.
+        """
+        if limit is None:
+            left = _NO_LIMIT
+        else:
+            left = operator.index(limit)  # a count: 2.0 or "2" is a TypeError, as for range
+            if left < 0:
+                raise UsageError(f"a playout's limit is a count of actions, not {left}")
+            left = min(left, _NO_LIMIT)
+        if type(self) is not Round or self._joins is _NO_JOINS:
+            return self._play_randomly_by_apply(rng, left)
+        if self._result is not None or not left:
+            return 0
+        draw = rng.random
+        layout = self._layout
+        avail = layout.points_by_value
+        occupied = layout._occupied
+        placed = layout.placed
+        # Each (tile, point) listed shows the point's value: its join is never None.
+        rows = cast("list[tuple[Join, ...]]", layout._tables.join_rows)
+        hands = self._hands
+        bone = self._bone
+        log = self._log
+        add = log.append
+        scores = self._scores
+        credit_of = self._credit
+        credit_side = self._credit_side
+        next_seat = self._next_seat
+        rules = self._rules
+        going_out_scores = rules.scores_going_out
+        out_first = rules.out_before_block
+        seat = self._turn
+        pending = self._pending
+        bits = layout.open_values
+        total = layout._sum
+        moves: list[Join] | None = None  # the joins of the legal plays, or a draw or a pass
+        before = len(log)
+        end: RoundEnd | None = None
+        winner: int | None = None
+        for _ in repeat(None, left):  # counted in C: a round stops at ``limit`` actions
+            if moves is None:
+                playable = _PLAYABLE[bits]
+                moves = []
+                for tc in hands[seat] if pending == _NO_TILE else (pending,):
+                    if playable[tc]:
+                        row = rows[tc]
+                        low = avail[LOW_OF[tc]]
+                        for pc in low:
+                            moves.append(row[pc])
+                        high = avail[HIGH_OF[tc]]
+                        if high is not low:
+                            for pc in high:
+                                moves.append(row[pc])
+                if not moves:
+                    if not placed:
+                        moves = [rows[tc][-1] for tc in hands[seat]]
+                    else:
+                        moves = _DRAW_JOINS if bone else _PASS_JOINS
+            tc, pc, target_tc, value, bit, mask, steps = moves[int(draw() * len(moves))]
+            if tc >= 0:
+                if pc < 0:
+                    total, _, points, bits = steps[0]
+                else:
+                    joined = avail[value]
+                    joined.remove(pc)
+                    change, occupied[target_tc], points, gained = steps[occupied[target_tc]]
+                    total += change
+                    bits = gained | (bits if joined else bits ^ bit)
+                occupied[tc] = mask
+                for point_value, point_code in points:
+                    avail[point_value].append(point_code)
+                code = tc * KEY_STRIDE + pc + 1
+                placed.append(code)
+                hand = hands[seat]
+                hand.remove(tc)
+                pending = _NO_TILE
+                credit = credit_of[total]
+                if credit and (hand or going_out_scores):
+                    scores[credit_side[seat]] += credit
+                add((_PLAYED, seat, code, total, credit))
+                moves = None
+                if hand:
+                    seat = next_seat[seat]
+                    if not bone and not any(
+                        map(_PLAYABLE[bits].__getitem__, chain.from_iterable(hands))
+                    ):
+                        end = RoundEnd.BLOCKED
+                        break
+                elif (
+                    out_first
+                    or bone
+                    or any(map(_PLAYABLE[bits].__getitem__, chain.from_iterable(hands)))
+                ):
+                    end, winner = RoundEnd.OUT, seat
+                    break
+                else:
+                    end = RoundEnd.BLOCKED
+                    break
+            elif moves is _DRAW_JOINS:
+                tc = bone.pop()
+                hands[seat].append(tc)
+                add((_DREW, seat, tc))
+                if _PLAYABLE[bits][tc]:
+                    pending = tc
+                    moves = None
+                elif not bone:
+                    moves = None
+                    if not any(map(_PLAYABLE[bits].__getitem__, chain.from_iterable(hands))):
+                        end = RoundEnd.BLOCKED
+                        break
+            else:
+                add((_PASSED, seat))
+                moves = None
+                seat = next_seat[seat]
+        layout.open_values = bits
+        layout._sum = total
+        self._pending = pending
+        self._turn = seat
+        self._moves = None
+        if end is not None:
+            self._finish(end, winner)
+        return len(log) - before
+
+    def _play_randomly_by_apply(self, rng: random.Random, left: int) -> int:
+        """:meth:`play_randomly` through the public loop: a legal list and an apply per action."""
+        draw = rng.random
+        legal, apply = self.legal_action_list, self.apply
+        applied = 0
+        moves = legal()
+        while moves and applied < left:
+            apply(moves[int(draw() * len(moves))])
+            applied += 1
+            moves = legal()
+        return applied
 
     def _apply_other(self, action: Action) -> None:
         """Refuse an action out of turn (TRN-3) or after the end; read a subclass's as an Action.

@@ -651,3 +651,90 @@ def test_a_deck_is_read_by_its_tiles_halves_and_anything_else_is_set_1() -> None
         with pytest.raises(UsageError, match="each of the 28 tiles") as info:
             Round(2, deck, 0)  # type: ignore[arg-type]
         assert info.value.rule == "SET-1"
+
+
+def _random_actions(round_: Round, rng: random.Random, limit: int | None) -> int:
+    """The loop ``play_randomly`` is held to: list, choose with one draw, apply, again."""
+    applied = 0
+    moves = round_.legal_action_list()
+    while moves and (limit is None or applied < limit):
+        round_.apply(moves[int(rng.random() * len(moves))])
+        applied += 1
+        moves = round_.legal_action_list()
+    return applied
+
+
+def _mutant_rules() -> list[Rules]:
+    from fiveup.mutants import CATALOGUE
+
+    return [mutant.rules for mutant in CATALOGUE]
+
+
+_LIMITS = (None, 0, 1, 2, 5, 9, 17, 400)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_play_randomly_is_the_random_loop_of_apply_action_for_action(players: int) -> None:
+    """From the deal or from anywhere in a round, with or without a listing cached, any limit.
+
+    Both rounds, both generators and the counts end alike, under the spec's rules (the fast
+    path), on a variant's table (NO_SPINNER) and under every mutant's rules.
+    """
+    every_rules = [STANDARD, NO_SPINNER, *_mutant_rules()]
+    rng = random.Random(players)
+    for number in range(300):
+        rules = every_rules[number % len(every_rules)] if number % 3 else STANDARD
+        deck, opener = shuffled_deck(rng), rng.randrange(players)
+        mine, theirs = (Round(players, deck, opener, rules=rules) for _ in range(2))
+        start = rng.randrange(25)
+        _random_actions(mine, random.Random(number), start)
+        _random_actions(theirs, random.Random(number), start)
+        if number % 2:
+            mine.legal_action_list()
+        limit = _LIMITS[number % len(_LIMITS)]
+        seed = rng.getrandbits(32)
+        by_playout, by_loop = random.Random(seed), random.Random(seed)
+        assert mine.play_randomly(by_playout, limit) == _random_actions(theirs, by_loop, limit)
+        assert by_playout.getstate() == by_loop.getstate()
+        assert snapshot(mine) == snapshot(theirs)
+        assert mine.action_log == theirs.action_log
+        assert mine.position_key() == theirs.position_key()
+        assert mine.copy().legal_action_list() == theirs.legal_action_list()
+
+
+def test_play_randomly_plays_a_round_to_its_end_and_then_nothing() -> None:
+    round_ = Round.from_seed(2, 11)
+    applied = round_.play_randomly(random.Random(3))
+    assert round_.over and applied == len(round_.action_log) > 0
+    rng = random.Random(3)
+    state = rng.getstate()
+    assert round_.play_randomly(rng) == 0 and rng.getstate() == state
+
+
+def test_play_randomly_on_a_subclass_goes_through_its_apply() -> None:
+    seen: list[Action] = []
+
+    class Watched(Round):
+        __slots__ = ()
+
+        def apply(self, action: Action) -> None:
+            seen.append(action)
+            super().apply(action)
+
+    round_ = Watched(3, CHAIN, 0)
+    assert round_.play_randomly(random.Random(5), 6) == 6
+    assert [e.action for e in round_.events if not isinstance(e, RoundEnded)] == seen
+
+
+@pytest.mark.parametrize(
+    ("limit", "error"), [(-1, UsageError), (2.0, TypeError), ("3", TypeError), (True, None)]
+)
+def test_play_randomly_takes_a_count(limit: object, error: type[Exception] | None) -> None:
+    round_ = Round(2, CHAIN, 0)
+    before = snapshot(round_)
+    if error is None:
+        assert round_.play_randomly(random.Random(1), limit) == 1  # type: ignore[arg-type]
+        return
+    with pytest.raises(error):
+        round_.play_randomly(random.Random(1), limit)  # type: ignore[arg-type]
+    assert snapshot(round_) == before

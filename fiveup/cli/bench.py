@@ -179,6 +179,8 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
                 "ratio": f.ratio,
                 "target": f.target,
                 "met": f.met,
+                "loop_seconds": f.loop_seconds,
+                "loop_ratio": f.loop_ratio,
             }
             for f in yardstick
         ]
