@@ -146,7 +146,7 @@ _VALUED: list[tuple[int, int]] = [(value, code) for code, value in enumerate(POI
 _Step = tuple[int, int, tuple[tuple[int, int], ...], int]
 """What a placement does to a target with one occupied mask: the change of the sum, the
 target's new mask, the points that open as ``(value, code)`` pairs, and their values' bits."""
-Join = tuple[int, int, int, int, int, int, tuple[_Step, ...]]
+Join = tuple[int, int, int, int, int, int, tuple[_Step, ...], int]
 """One placement key's record in :attr:`LayoutTables.joins`."""
 
 
@@ -162,7 +162,8 @@ class LayoutTables:
     code, the value joined and its bit (``1 << value``), the new tile's occupied mask, and per
     occupied mask of the target (the opening: one entry) the change of the sum, the target's
     new mask, the points that open (those the target gains, then the new tile's) as
-    ``(value, code)`` pairs and the bits of their values. ``join_rows`` holds the same records
+    ``(value, code)`` pairs and the bits of their values; last, the key itself (a playout that
+    chose a record logs its key without computing it). ``join_rows`` holds the same records
     by tile code, then by point code, the opening last (at -1): the legal plays of a tile are
     listed by the points of its values, whoever holds it.
     """
@@ -234,7 +235,7 @@ def _fill_joins(tables: LayoutTables) -> None:
         counted, opened = tables.counted_sum[own], tables.open_valued[own]
         if pc == _NO_TARGET:
             first = (counted, 0, opened, _value_bits(opened))
-            tables.joins[key] = (tc, pc, -1, -1, 0, mask, (first,))
+            tables.joins[key] = (tc, pc, -1, -1, 0, mask, (first,), key)
             continue
         masks = masks_of[target_tc]
         by_mask = [unused] * (max(masks) + 1)
@@ -253,7 +254,7 @@ def _fill_joins(tables: LayoutTables) -> None:
                 _value_bits(points),
             )
         # a tuple holds its items inline: one object fewer to fetch per play than a list
-        tables.joins[key] = (tc, pc, target_tc, value, 1 << value, mask, tuple(by_mask))
+        tables.joins[key] = (tc, pc, target_tc, value, 1 << value, mask, tuple(by_mask), key)
 
 
 _TABLES_OF: dict[int, tuple[Rules, LayoutTables]] = {}
@@ -469,7 +470,7 @@ class Layout:
         join = self._joins[key]
         if join is None:  # the tile shows no half of the point's value, or is the point's tile
             self._refuse(key)
-        tc, pc, target_tc, value, bit, mask, steps = join
+        tc, pc, target_tc, value, bit, mask, steps, _ = join
         occupied = self._occupied
         if occupied[tc] >= 0:
             self._refuse(key)

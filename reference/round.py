@@ -360,9 +360,9 @@ def shared_actions() -> tuple[Action, ...]:
     return _SHARED_ACTIONS
 
 
-_DRAW_JOINS: list[Join] = [(-1, -1, -1, -1, 0, 0, ())]
+_DRAW_JOINS: list[Join] = [(-1, -1, -1, -1, 0, 0, (), DRAW_CODE)]
 """:meth:`Round.play_randomly`'s moves when the seat to act must draw (no tile: -1)."""
-_PASS_JOINS: list[Join] = [(-2, -1, -1, -1, 0, 0, ())]
+_PASS_JOINS: list[Join] = [(-2, -1, -1, -1, 0, 0, (), PASS_CODE)]
 """The same when it must pass."""
 
 _NO_LIMIT = (1 << 30) - 1
@@ -913,7 +913,7 @@ class Round:
                 tc = code // KEY_STRIDE
             else:  # Layout.place_key inline (a call per play was 3% of a round; a test holds
                 # the two equal): the seat's checks, then the table's, before any change
-                tc, pc, target_tc, value, bit, mask, steps = join
+                tc, pc, target_tc, value, bit, mask, steps, _ = join
                 layout = self._layout
                 occupied = layout._occupied
                 # a tile in hand is not on the table: only the table's points can refuse it
@@ -1055,7 +1055,7 @@ class Round:
                         moves = [rows[tc][-1] for tc in hands[seat]]
                     else:
                         moves = _DRAW_JOINS if bone else _PASS_JOINS
-            tc, pc, target_tc, value, bit, mask, steps = moves[int(draw() * len(moves))]
+            tc, pc, target_tc, value, bit, mask, steps, code = moves[int(draw() * len(moves))]
             if tc >= 0:
                 if pc < 0:
                     total, _, points, bits = steps[0]
@@ -1068,7 +1068,6 @@ class Round:
                 occupied[tc] = mask
                 for point_value, point_code in points:
                     avail[point_value].append(point_code)
-                code = tc * KEY_STRIDE + pc + 1
                 placed.append(code)
                 hand = hands[seat]
                 hand.remove(tc)
