@@ -408,7 +408,7 @@ def test_cases_draw_their_decks_levels_and_moves_as_the_standard_library_and_ref
         while not policy.over and len(chosen) < length:
             chosen.append(choose(policy))
             policy.apply(chosen[-1])
-        assert actions == chosen and played.over == policy.over
+        assert actions == [action.text for action in chosen] and played.over == policy.over
         assert ours.getstate() == theirs.getstate()
 
 

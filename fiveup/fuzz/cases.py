@@ -13,19 +13,28 @@ from __future__ import annotations
 
 import random
 from bisect import bisect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import accumulate
 from typing import Final, TypeVar
 
 from fiveup.contract.engine import JSON, Level
-from fiveup.contract.notation import ALL_TILES, Action, Placement, Point, Tile, Verb
-from fiveup.contract.players import PLAYER_COUNTS, deal, side_count
+from fiveup.contract.notation import (
+    ALL_TILES,
+    KEY_STRIDE,
+    N_TILE_CODES,
+    Action,
+    Placement,
+    Point,
+    Tile,
+    Verb,
+)
+from fiveup.contract.players import MAX_PLAYERS, PLAYER_COUNTS, deal, side_count
 from fiveup.errors import IllegalMoveError
 from fiveup.harness.levels import LEVELS
 from fiveup.reference.engine import error_observation, layout_observation, round_observation
-from fiveup.reference.layout import Layout
+from fiveup.reference.layout import Layout, placement_of
 from fiveup.reference.match import Match
-from fiveup.reference.round import Round
+from fiveup.reference.round import LOGGED_DRAW, LOGGED_PLAY, Round
 
 __all__ = ["LEVEL_WEIGHTS", "observed_case", "random_case"]
 
@@ -193,57 +202,48 @@ def _illegal_action(round_: Round, rng: random.Random) -> tuple[Action, tuple[st
     return None
 
 
-_ACTION_TEXTS: dict[int, str] = {}
-"""Texts of the actions the rounds hand out (shared instances), by identity."""
-_KEPT: list[Action] = []
-"""Every action of :data:`_ACTION_TEXTS`, kept alive so that no other object can take its id."""
+_PLAY_TEXTS: dict[int, str] = {}
+"""The text of each play logged so far, by ``seat * KEY_SPACE + placement key``."""
+_KEY_SPACE: Final = N_TILE_CODES * KEY_STRIDE
+_DRAW_TEXTS: Final = tuple(f"{seat} draw" for seat in range(MAX_PLAYERS))
+_PASS_TEXTS: Final = tuple(f"{seat} pass" for seat in range(MAX_PLAYERS))
 
 
-def _texts_of(actions: list[Action]) -> list[str]:
-    """The texts of ``actions``, looked up by identity: a round hands out shared objects."""
+def _play_text(code: int) -> str:
+    seat, key = divmod(code, _KEY_SPACE)
+    text = _PLAY_TEXTS[code] = f"{seat} play {placement_of(key).text}"
+    return text
+
+
+def _logged_texts(entries: Sequence[tuple[int, ...]]) -> list[str]:
+    """The texts of the actions of these entries of a round's ``action_log``, in order."""
+    plays = _PLAY_TEXTS
     try:
-        return list(map(_ACTION_TEXTS.__getitem__, map(id, actions)))
-    except KeyError:
-        pass
-    texts = []
-    for action in actions:
-        text = _ACTION_TEXTS.get(id(action))
-        if text is None:
-            text = action.text
-            if len(_KEPT) < 1 << 16:
-                _KEPT.append(action)
-                _ACTION_TEXTS[id(action)] = text
-        texts.append(text)
-    return texts
+        return [
+            plays[entry[1] * _KEY_SPACE + entry[2]]
+            if entry[0] == LOGGED_PLAY
+            else _DRAW_TEXTS[entry[1]]
+            if entry[0] == LOGGED_DRAW
+            else _PASS_TEXTS[entry[1]]
+            for entry in entries
+        ]
+    except KeyError:  # a play first met: its text made once
+        for entry in entries:
+            if entry[0] == LOGGED_PLAY and entry[1] * _KEY_SPACE + entry[2] not in plays:
+                _play_text(entry[1] * _KEY_SPACE + entry[2])
+        return _logged_texts(entries)
 
 
-def _played(round_: Round, rng: random.Random, length: int) -> list[Action]:
-    """Up to ``length`` random actions, applied in turn: the round played by ``random_policy``.
+def _played(round_: Round, rng: random.Random, length: int) -> list[str]:
+    """The texts of up to ``length`` random actions, applied in turn by ``play_randomly``.
 
     The choice is :func:`~fiveup.reference.match.random_policy`'s, ``moves[int(rng.random() *
-    len(moves))]``, without a call per action; a round has legal actions exactly while it is
-    not over.
+    len(moves))]``; the round plays them in one frame and the texts are read off its log.
     """
-    draw = rng.random
-    legal, apply = round_.legal_action_list, round_.apply
-    actions: list[Action] = []
-    add = actions.append
-    moves = legal()
-    if length >= _WHOLE:  # to the end: no count to keep
-        while moves:
-            action = moves[int(draw() * len(moves))]
-            apply(action)
-            add(action)
-            moves = legal()
-        return actions
-    left = length
-    while moves and left > 0:
-        action = moves[int(draw() * len(moves))]
-        apply(action)
-        add(action)
-        moves = legal()
-        left -= 1
-    return actions
+    log = round_.action_log
+    start = len(log)
+    round_.play_randomly(rng, None if length >= _WHOLE else length)
+    return _logged_texts(log[start:])
 
 
 _TILE_TEXTS: Final = {id(tile): tile.text for tile in ALL_TILES}
@@ -278,7 +278,7 @@ def _observed_round_case(
     scores = _scores(rng, players)
     round_ = Round(players, deck, opener, scores)
     length = _WHOLE if rng.random() < 0.6 else _below(rng, 40)
-    actions = _texts_of(_played(round_, rng, length))
+    actions = _played(round_, rng, length)
     error: JSON = None
     if rng.random() < _ILLEGAL:
         refused = _illegal_action(round_, rng)
@@ -303,7 +303,7 @@ def _moves_case(rng: random.Random, players: int) -> tuple[Level, dict[str, JSON
     opener = rng.randrange(players)
     scores = _scores(rng, players)
     round_ = Round(players, deck, opener, scores)
-    actions = _texts_of(_played(round_, rng, rng.randrange(0, 40)))
+    actions = _played(round_, rng, rng.randrange(0, 40))
     if rng.random() < _ILLEGAL / 3:
         refused = _illegal_action(round_, rng)
         if refused is not None:
@@ -332,7 +332,7 @@ def _match_round(
     except IllegalMoveError as exc:
         item["actions"] = []
         return item, (exc.rule, exc.message)
-    item["actions"] = _texts_of(_played(round_, rng, _WHOLE))
+    item["actions"] = _played(round_, rng, _WHOLE)
     return item, round_
 
 
