@@ -163,9 +163,9 @@ class LayoutTables:
     occupied mask of the target (the opening: one entry) the change of the sum, the target's
     new mask, the points that open (those the target gains, then the new tile's) as
     ``(value, code)`` pairs and the bits of their values; last, the key itself (a playout that
-    chose a record logs its key without computing it). ``join_rows`` holds the same records
-    by tile code, then by point code, the opening last (at -1): the legal plays of a tile are
-    listed by the points of its values, whoever holds it.
+    chose a record logs its key without computing it). ``point_joins`` holds the same records
+    by point code, then by the other half of the tile that joins the point (its half beside the
+    point's value), whoever holds it; ``openings`` the opening's by tile code.
     """
 
     open: list[tuple[int, ...]]
@@ -174,7 +174,8 @@ class LayoutTables:
     counted: list[tuple[int, ...]]
     counted_sum: list[int]
     joins: list[Join | None]
-    join_rows: list[tuple[Join | None, ...]]
+    point_joins: list[tuple[Join | None, ...]]
+    openings: list[Join | None]
 
 
 @cache
@@ -190,6 +191,7 @@ def _tables(
         [()] * rows,
         [0] * rows,
         [None] * (N_TILE_CODES * KEY_STRIDE),
+        [],
         [],
     )
     for tile in ALL_TILES:
@@ -215,9 +217,10 @@ def _tables(
                     )
     _fill_joins(tables)
     joins = tables.joins
-    for tc in range(N_TILE_CODES):  # the point codes 0 to KEY_STRIDE - 2, then the opening
-        start = tc * KEY_STRIDE
-        tables.join_rows.append((*joins[start + 1 : start + KEY_STRIDE], joins[start]))
+    for pc, value in enumerate(POINT_VALUE):  # the tile [value|other] by the other half
+        by_other = (7 * min(value, other) + max(value, other) for other in range(7))
+        tables.point_joins.append(tuple(joins[_key(tc, pc)] for tc in by_other))
+    tables.openings.extend(joins[_key(tc, _NO_TARGET)] for tc in range(N_TILE_CODES))
     return tables
 
 

@@ -1015,8 +1015,10 @@ class Round:
         avail = layout.points_by_value
         occupied = layout._occupied
         placed = layout.placed
-        # Each (tile, point) listed shows the point's value: its join is never None.
-        rows = cast("list[tuple[Join, ...]]", layout._tables.join_rows)
+        # A tile in hand is listed at the points of its values only: its join is never None.
+        tables = layout._tables
+        point_joins = cast("list[tuple[Join, ...]]", tables.point_joins)
+        openings = cast("list[Join]", tables.openings)
         hands = self._hands
         bone = self._bone
         log = self._log
@@ -1042,17 +1044,15 @@ class Round:
                 moves = []
                 for tc in hands[seat] if pending == _NO_TILE else (pending,):
                     if playable[tc]:
-                        row = rows[tc]
-                        low = avail[LOW_OF[tc]]
-                        for pc in low:
-                            moves.append(row[pc])
-                        high = avail[HIGH_OF[tc]]
-                        if high is not low:
-                            for pc in high:
-                                moves.append(row[pc])
+                        low, high = LOW_OF[tc], HIGH_OF[tc]
+                        for pc in avail[low]:
+                            moves.append(point_joins[pc][high])
+                        if high != low:
+                            for pc in avail[high]:
+                                moves.append(point_joins[pc][low])
                 if not moves:
                     if not placed:
-                        moves = [rows[tc][-1] for tc in hands[seat]]
+                        moves = list(map(openings.__getitem__, hands[seat]))
                     else:
                         moves = _DRAW_JOINS if bone else _PASS_JOINS
             tc, pc, target_tc, value, bit, mask, steps, code = moves[int(draw() * len(moves))]
