@@ -1038,83 +1038,87 @@ class Round:
         before = len(log)
         end: RoundEnd | None = None
         winner: int | None = None
-        for _ in repeat(None, left):  # counted in C: a round stops at ``limit`` actions
-            if moves is None:
-                playable = _PLAYABLE[bits]
-                moves = []
-                for tc in hands[seat] if pending == _NO_TILE else (pending,):
-                    if playable[tc]:
-                        low, high = LOW_OF[tc], HIGH_OF[tc]
-                        for pc in avail[low]:
-                            moves.append(point_joins[pc][high])
-                        if high != low:
-                            for pc in avail[high]:
-                                moves.append(point_joins[pc][low])
-                if not moves:
-                    if not placed:
-                        moves = list(map(openings.__getitem__, hands[seat]))
+        # Only rng.random() and the choice can raise (a generator of its own): before the
+        # action's first change, so the round is written back as the last action left it.
+        try:
+            for _ in repeat(None, left):  # counted in C: a round stops at ``limit`` actions
+                if moves is None:
+                    playable = _PLAYABLE[bits]
+                    moves = []
+                    for tc in hands[seat] if pending == _NO_TILE else (pending,):
+                        if playable[tc]:
+                            low, high = LOW_OF[tc], HIGH_OF[tc]
+                            for pc in avail[low]:
+                                moves.append(point_joins[pc][high])
+                            if high != low:
+                                for pc in avail[high]:
+                                    moves.append(point_joins[pc][low])
+                    if not moves:
+                        if not placed:
+                            moves = list(map(openings.__getitem__, hands[seat]))
+                        else:
+                            moves = _DRAW_JOINS if bone else _PASS_JOINS
+                tc, pc, target_tc, value, bit, mask, steps, code = moves[int(draw() * len(moves))]
+                if tc >= 0:
+                    if pc < 0:
+                        total, _, points, bits = steps[0]
                     else:
-                        moves = _DRAW_JOINS if bone else _PASS_JOINS
-            tc, pc, target_tc, value, bit, mask, steps, code = moves[int(draw() * len(moves))]
-            if tc >= 0:
-                if pc < 0:
-                    total, _, points, bits = steps[0]
-                else:
-                    joined = avail[value]
-                    joined.remove(pc)
-                    change, occupied[target_tc], points, gained = steps[occupied[target_tc]]
-                    total += change
-                    bits = gained | (bits if joined else bits ^ bit)
-                occupied[tc] = mask
-                for point_value, point_code in points:
-                    avail[point_value].append(point_code)
-                placed.append(code)
-                hand = hands[seat]
-                hand.remove(tc)
-                pending = _NO_TILE
-                credit = credit_of[total]
-                if credit and (hand or going_out_scores):
-                    scores[credit_side[seat]] += credit
-                add((_PLAYED, seat, code, total, credit))
-                moves = None
-                if hand:
-                    seat = next_seat[seat]
-                    if not bone and not any(
-                        map(_PLAYABLE[bits].__getitem__, chain.from_iterable(hands))
+                        joined = avail[value]
+                        joined.remove(pc)
+                        change, occupied[target_tc], points, gained = steps[occupied[target_tc]]
+                        total += change
+                        bits = gained | (bits if joined else bits ^ bit)
+                    occupied[tc] = mask
+                    for point_value, point_code in points:
+                        avail[point_value].append(point_code)
+                    placed.append(code)
+                    hand = hands[seat]
+                    hand.remove(tc)
+                    pending = _NO_TILE
+                    credit = credit_of[total]
+                    if credit and (hand or going_out_scores):
+                        scores[credit_side[seat]] += credit
+                    add((_PLAYED, seat, code, total, credit))
+                    moves = None
+                    if hand:
+                        seat = next_seat[seat]
+                        if not bone and not any(
+                            map(_PLAYABLE[bits].__getitem__, chain.from_iterable(hands))
+                        ):
+                            end = RoundEnd.BLOCKED
+                            break
+                    elif (
+                        out_first
+                        or bone
+                        or any(map(_PLAYABLE[bits].__getitem__, chain.from_iterable(hands)))
                     ):
+                        end, winner = RoundEnd.OUT, seat
+                        break
+                    else:
                         end = RoundEnd.BLOCKED
                         break
-                elif (
-                    out_first
-                    or bone
-                    or any(map(_PLAYABLE[bits].__getitem__, chain.from_iterable(hands)))
-                ):
-                    end, winner = RoundEnd.OUT, seat
-                    break
+                elif moves is _DRAW_JOINS:
+                    tc = bone.pop()
+                    hands[seat].append(tc)
+                    add((_DREW, seat, tc))
+                    if _PLAYABLE[bits][tc]:
+                        pending = tc
+                        moves = None
+                    elif not bone:
+                        moves = None
+                        if not any(map(_PLAYABLE[bits].__getitem__, chain.from_iterable(hands))):
+                            end = RoundEnd.BLOCKED
+                            break
                 else:
-                    end = RoundEnd.BLOCKED
-                    break
-            elif moves is _DRAW_JOINS:
-                tc = bone.pop()
-                hands[seat].append(tc)
-                add((_DREW, seat, tc))
-                if _PLAYABLE[bits][tc]:
-                    pending = tc
+                    add((_PASSED, seat))
                     moves = None
-                elif not bone:
-                    moves = None
-                    if not any(map(_PLAYABLE[bits].__getitem__, chain.from_iterable(hands))):
-                        end = RoundEnd.BLOCKED
-                        break
-            else:
-                add((_PASSED, seat))
-                moves = None
-                seat = next_seat[seat]
-        layout.open_values = bits
-        layout._sum = total
-        self._pending = pending
-        self._turn = seat
-        self._moves = None
+                    seat = next_seat[seat]
+        finally:
+            layout.open_values = bits
+            layout._sum = total
+            self._pending = pending
+            self._turn = seat
+            self._moves = None
         if end is not None:
             self._finish(end, winner)
         return len(log) - before

@@ -738,3 +738,44 @@ def test_play_randomly_takes_a_count(limit: object, error: type[Exception] | Non
     with pytest.raises(error):
         round_.play_randomly(random.Random(1), limit)  # type: ignore[arg-type]
     assert snapshot(round_) == before
+
+
+class _Faulty(random.Random):
+    """A generator that gives ``bad`` as its ``after``-th draw, or raises when ``bad`` is None."""
+
+    def __init__(self, seed: int, after: int, bad: float | None) -> None:
+        super().__init__(seed)
+        self.left, self.bad = after, bad
+
+    def random(self) -> float:
+        self.left -= 1
+        if self.left:
+            return super().random()
+        if self.bad is None:
+            raise RuntimeError("the generator broke")
+        return self.bad
+
+
+@pytest.mark.parametrize("bad", [None, 1.0, 7.5, -0.6, -3.0, float("nan"), float("inf")])
+def test_play_randomly_fails_as_the_loop_fails_and_leaves_the_round_as_the_last_action_did(
+    bad: float | None,
+) -> None:
+    """A generator of one's own may break or draw outside [0, 1): the round stays whole."""
+    for number in range(12):
+        after = 1 + number * 3
+        mine, theirs = (
+            Round.from_seed(2 + number % 3, number),
+            Round.from_seed(2 + number % 3, number),
+        )
+        outcomes: list[tuple[type[Exception] | None, int]] = []
+        for round_, play in ((mine, mine.play_randomly), (theirs, None)):
+            rng = _Faulty(number, after, bad)
+            try:
+                done = play(rng) if play else _random_actions(round_, rng, None)
+            except Exception as exc:  # the same failure, whatever it is
+                outcomes.append((type(exc), len(round_.action_log)))
+            else:
+                outcomes.append((None, done))
+        assert outcomes[0] == outcomes[1]
+        assert snapshot(mine) == snapshot(theirs)
+        assert mine.position_key() == theirs.position_key()
