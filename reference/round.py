@@ -994,7 +994,7 @@ class Round:
         the choice of :func:`~fiveup.reference.match.random_policy`, applied as :meth:`apply`
         applies it, until the round is over or ``limit`` actions (plays, draws and passes) are
         applied. The round, the ``rng`` and the count end as that loop leaves them (a test holds
-        the two equal). For a playout (perft, MCTS, ``fiveup bench``, a fuzz case): under rules
+        the two equal). For playouts (MCTS, ``fiveup bench``, a fuzz case): under rules
         whose built-in paths are the round's own the loop runs in one frame and checks nothing,
         since every action is one the round has just listed; under any other rules, or on a
         subclass, it is that loop.

@@ -23,10 +23,12 @@ def test_bench_writes_the_chosen_format() -> None:
     bare = json.loads(out.getvalue())["bare"]
     assert [row["players"] for row in bare] == [2, 3, 4] and bare[0]["rounds"] == 20
     assert all(row["target"] == 0.75 and row["met"] is (row["ratio"] >= 0.75) for row in bare)
+    assert all(row["loop_ratio"] == row["bare_seconds"] / row["loop_seconds"] for row in bare)
     out = io.StringIO()
     assert main(["bench", "--rounds", "5", "--matches", "0", "--seed", "3"], out, err) == 0
     assert out.getvalue().startswith("Five Up reference engine bench (seed 3")
     assert "reference against the bare loop" in out.getvalue()
+    assert "apply loop s" in out.getvalue()
 
 
 @pytest.mark.parametrize(
