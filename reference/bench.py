@@ -343,18 +343,7 @@ def reference_rounds(players: int, rounds: int, rng: random.Random) -> tuple[int
     ``rng.random()`` each. Returns the tiles placed and the penalties counted, as
     :func:`bare_rounds` does.
     """
-    shuffle = rng.shuffle
-    deck = list(ALL_TILES)
-    placements = penalties = 0
-    for number in range(rounds):
-        shuffle(deck)
-        round_ = Round(players, deck, number % players)
-        round_.play_randomly(rng)
-        placements += len(round_.layout.placed)
-        result = round_.result
-        assert result is not None
-        penalties += sum(result.penalties)
-    return placements, penalties
+    return _rounds(players, rounds, rng, per_action=False)
 
 
 def action_loop_rounds(players: int, rounds: int, rng: random.Random) -> tuple[int, int]:
@@ -364,6 +353,10 @@ def action_loop_rounds(players: int, rounds: int, rng: random.Random) -> tuple[i
     :meth:`Round.legal_action_list` and one to :meth:`Round.apply` (which checks the action)
     per action. The same rounds, the same counts.
     """
+    return _rounds(players, rounds, rng, per_action=True)
+
+
+def _rounds(players: int, rounds: int, rng: random.Random, per_action: bool) -> tuple[int, int]:
     draw = rng.random
     shuffle = rng.shuffle
     deck = list(ALL_TILES)
@@ -371,11 +364,14 @@ def action_loop_rounds(players: int, rounds: int, rng: random.Random) -> tuple[i
     for number in range(rounds):
         shuffle(deck)
         round_ = Round(players, deck, number % players)
-        legal, apply = round_.legal_action_list, round_.apply
-        moves = legal()
-        while moves:  # none once the round is over
-            apply(moves[int(draw() * len(moves))])
+        if per_action:
+            legal, apply = round_.legal_action_list, round_.apply
             moves = legal()
+            while moves:  # none once the round is over
+                apply(moves[int(draw() * len(moves))])
+                moves = legal()
+        else:
+            round_.play_randomly(rng)
         placements += len(round_.layout.placed)
         result = round_.result
         assert result is not None
