@@ -1006,7 +1006,8 @@ class Round:
             if left < 0:
                 raise UsageError(f"a playout's limit is a count of actions, not {left}")
             left = min(left, _NO_LIMIT)
-        if type(self) is not Round or self._joins is _NO_JOINS:
+        # the table's class, not the join list's identity: a deep copy holds a copy of that list
+        if type(self) is not Round or type(self._layout) is not Layout:
             return self._play_randomly_by_apply(rng, left)
         if self._result is not None or not left:
             return 0

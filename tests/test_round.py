@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import random
 from collections import Counter
@@ -709,6 +710,22 @@ def test_play_randomly_plays_a_round_to_its_end_and_then_nothing() -> None:
     rng = random.Random(3)
     state = rng.getstate()
     assert round_.play_randomly(rng) == 0 and rng.getstate() == state
+
+
+def test_play_randomly_plays_a_deep_copy_on_its_table_s_own_path() -> None:
+    """A deep copy (or an unpickled round) holds its own copy of the round's join list.
+
+    The table's class, not that list's identity, says whether the inline path may place: on a
+    table without spinners a double placed inline would open its branches.
+    """
+    for seed in range(6):
+        dealt = Round(2, shuffled_deck(random.Random(seed)), 0, rules=NO_SPINNER)
+        mine, theirs = copy.deepcopy(dealt), copy.deepcopy(dealt)
+        by_playout, by_loop = random.Random(seed), random.Random(seed)
+        assert mine.play_randomly(by_playout) == _random_actions(theirs, by_loop, None)
+        assert by_playout.getstate() == by_loop.getstate()
+        assert snapshot(mine) == snapshot(theirs)
+        assert mine.layout.spinners() == theirs.layout.spinners() == []
 
 
 def test_play_randomly_on_a_subclass_goes_through_its_apply() -> None:
