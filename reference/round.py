@@ -997,7 +997,8 @@ class Round:
         the two equal). For playouts (MCTS, ``fiveup bench``, a fuzz case): under rules
         whose built-in paths are the round's own the loop runs in one frame and checks nothing,
         since every action is one the round has just listed; under any other rules, or on a
-        subclass, it is that loop.
+        subclass, it is that loop. ``rng`` draws the numbers and nothing else: on the fast path
+        the round shows its state as of the call until the playout ends.
         """
         if limit is None:
             left = _NO_LIMIT
