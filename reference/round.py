@@ -395,6 +395,12 @@ _PLAYABLE = [
     for mask in range(1 << 7)
 ]
 
+
+def _any_playable(open_values: int, hands: Iterable[list[int]]) -> bool:
+    """True when a tile in some hand shows a value open on a table that has tiles."""
+    return any(map(_PLAYABLE[open_values].__getitem__, chain.from_iterable(hands)))
+
+
 LOGGED_PLAY, LOGGED_DRAW, LOGGED_PASS = 0, 1, 2
 """The kinds of the entries of :attr:`Round.action_log`."""
 _PLAYED, _DREW, _PASSED = LOGGED_PLAY, LOGGED_DRAW, LOGGED_PASS
@@ -1084,16 +1090,10 @@ class Round:
                     moves = None
                     if hand:
                         seat = next_seat[seat]
-                        if not bone and not any(
-                            map(_PLAYABLE[bits].__getitem__, chain.from_iterable(hands))
-                        ):
+                        if not bone and not _any_playable(bits, hands):
                             end = RoundEnd.BLOCKED
                             break
-                    elif (
-                        out_first
-                        or bone
-                        or any(map(_PLAYABLE[bits].__getitem__, chain.from_iterable(hands)))
-                    ):
+                    elif out_first or bone or _any_playable(bits, hands):
                         end, winner = RoundEnd.OUT, seat
                         break
                     else:
@@ -1108,7 +1108,7 @@ class Round:
                         moves = None
                     elif not bone:
                         moves = None
-                        if not any(map(_PLAYABLE[bits].__getitem__, chain.from_iterable(hands))):
+                        if not _any_playable(bits, hands):
                             end = RoundEnd.BLOCKED
                             break
                 else:
@@ -1221,7 +1221,7 @@ class Round:
         layout = self._layout
         if not layout.placed:
             return any(self._hands)
-        return any(map(_PLAYABLE[layout.open_values].__getitem__, chain.from_iterable(self._hands)))
+        return _any_playable(layout.open_values, self._hands)
 
     def _pips(self) -> tuple[int, ...]:
         """The pips left in each hand (PEN-1)."""
