@@ -58,6 +58,7 @@ from fiveup.errors import EngineError, UnsupportedCase, UsageError
 
 from .pipes import EndOfOutput, EngineProcess, LineTooLong, Timeout
 from .sandbox import Sandbox
+from .text import printable
 
 __all__ = [
     "DEFAULT_MEMORY",
@@ -262,7 +263,10 @@ class ProcessEngine:
         """
         if os.name != "posix":
             raise UsageError("engines in other processes need a POSIX system (Linux, macOS)")
-        argv = shlex.split(command) if isinstance(command, str) else list(command)
+        try:
+            argv = shlex.split(command) if isinstance(command, str) else list(command)
+        except ValueError as exc:  # shlex's own words: "No closing quotation", "No escaped ..."
+            raise UsageError(f"the engine command {printable(str(command))}: {exc}") from None
         if not argv:
             raise UsageError("the engine command is empty")
         for name, value in (

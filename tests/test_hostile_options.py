@@ -188,6 +188,14 @@ ATTACKS = [
         ("did you mean pen2_remainder_three_rounds_down",),
     ),
     Attack("engine-cmd-forged", ("certify", "--engine-cmd", FORGED), ("--engine-cmd", "\\x1b")),
+    *(
+        Attack(
+            f"{command}-engine-cmd-unbalanced-quote",
+            (command, "--engine-cmd", "'./engine --fast"),
+            ("engine command", "No closing quotation"),
+        )
+        for command in ("certify", "bench-harness")
+    ),
     Attack("list-k-forged", ("list", "-k", FORGED), ("-k",)),
     Attack("tally-forged", ("tally", FORGED), ("SCORE",)),
     *(Attack(f"{command.NAME}-unknown-word", (command.NAME, FORGED), ()) for command in COMMANDS),

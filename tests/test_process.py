@@ -347,6 +347,14 @@ def test_bad_options_are_usage_errors(options: dict[str, Any]) -> None:
         ProcessEngine("   ")
 
 
+@pytest.mark.parametrize(
+    ("command", "said"), [("'engine", "No closing quotation"), ("x\\", "No escaped")]
+)
+def test_a_command_shlex_cannot_split_is_a_usage_error_quoting_it(command: str, said: str) -> None:
+    with pytest.raises(UsageError, match=f"the engine command {re.escape(command)}: {said}"):
+        ProcessEngine(command)
+
+
 def test_the_connection_satisfies_the_engine_protocol_and_reports_the_handshake(fast: None) -> None:
     with engine("crash_mid_run.py") as connection:
         assert isinstance(connection, Engine)
