@@ -29,6 +29,7 @@ from .certify import (
 )
 from .corpus import Case, Corpus, load_corpus
 from .engines import close_engine, startup_hint
+from .numbers import mebibytes, seconds
 from .process import DEFAULT_MEMORY, check_memory, check_seconds
 from .report import report_model, rerun_command
 from .runner import CaseResult, Status, run_case
@@ -77,7 +78,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--fiveup-engine-memory",
-        type=int,
+        type=mebibytes,
         default=DEFAULT_MEMORY >> 20,
         metavar="MIB",
         help="the data memory each process of the --fiveup-engine-cmd engine may use, in MiB "
@@ -85,7 +86,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--fiveup-timeout",
-        type=float,
+        type=seconds,
         default=10.0,
         metavar="SECONDS",
         help="time limit per case (default 10)",

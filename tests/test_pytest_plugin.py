@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import sys
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
+from fiveup.cli import certify, main
+from fiveup.cli.common import Parser
+from fiveup.harness import pytest_plugin
 from fiveup.harness.corpus import load_corpus
 
 CASE = "doc.layout.branches-1-2"
@@ -92,14 +97,14 @@ def test_a_broken_engine_is_one_collection_error_and_bad_options_are_usage_error
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result = pytester.runpytest("--fiveup-engine=reference", "--fiveup-fixtures=/no/such")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    for timeout in ("nan", "inf", "0", "-1", "1e999"):  # a user's mistake, not the engine's
+    for timeout in ("0", "-1", "1e999", "3601"):  # a user's mistake, not the engine's
         result = pytester.runpytest("--fiveup-engine=reference", f"--fiveup-timeout={timeout}")
         assert result.ret == pytest.ExitCode.USAGE_ERROR, timeout
-        result.stderr.fnmatch_lines(["*--fiveup-timeout * is out of range: more than 0*"])
+        result.stderr.fnmatch_lines(["*--fiveup-timeout* is out of range: more than 0*"])
     for memory in ("63", "1048577", "-5"):  # certify's bounds of --engine-memory
         result = pytester.runpytest("--fiveup-engine=reference", f"--fiveup-engine-memory={memory}")
         assert result.ret == pytest.ExitCode.USAGE_ERROR, memory
-        result.stderr.fnmatch_lines(["*--fiveup-engine-memory * is out of range: from 64 to*"])
+        result.stderr.fnmatch_lines(["*--fiveup-engine-memory* is out of range: from 64 to*"])
     for option in ("--fiveup-engine-cmd", "--fiveup-engine"):  # else the plugin stays off
         result = pytester.runpytest(f"{option}= ")
         assert result.ret == pytest.ExitCode.USAGE_ERROR
@@ -133,3 +138,42 @@ def test_the_plugin_bounds_the_engines_memory_as_certify_does(pytester: pytest.P
     outcomes = result.parseoutcomes()
     assert outcomes.get("failed", 0) + outcomes.get("errors", 0) == 1, outcomes
     result.stdout.fnmatch_lines(["*MemoryError*"])
+
+
+@pytest.mark.parametrize("option", ["--fiveup-timeout", "--fiveup-engine-memory"])
+@pytest.mark.parametrize("word", ["nan", "inf", "1_000", "٣٠٠", "0x100", "9" * 5000, " "])
+def test_the_plugins_numbers_are_read_as_fiveup_certify_reads_them(
+    pytester: pytest.Pytester, option: str, word: str
+) -> None:
+    result = pytester.runpytest("--fiveup-engine=reference", f"{option}={word}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    said = result.stderr.str()
+    assert f"argument {option}: " in said and "Traceback" not in said
+    assert ("has more than 30 digits" if len(word) > 30 else "not a ") in said
+    out, err = io.StringIO(), io.StringIO()
+    certify_option = option.replace("--fiveup-", "--")
+    assert main(["certify", f"{certify_option}={word}"], stdout=out, stderr=err) == 2
+    assert said.split(f"argument {option}: ")[1].split("\n")[0] in err.getvalue()
+
+
+class _Options:
+    """A stand-in for pytest's parser that keeps what each option was added with."""
+
+    def __init__(self) -> None:
+        self.added: dict[str, dict[str, Any]] = {}
+
+    def getgroup(self, *_: str) -> _Options:
+        return self
+
+    def addoption(self, name: str, **kwargs: Any) -> None:
+        self.added[name] = kwargs
+
+
+def test_the_plugins_numbers_have_the_types_of_fiveup_certify() -> None:
+    options = _Options()
+    pytest_plugin.pytest_addoption(cast(pytest.Parser, options))
+    parser = Parser(prog="fiveup certify", stdout=io.StringIO())
+    certify.configure(parser)
+    types = {action.dest: action.type for action in parser._actions}
+    assert options.added["--fiveup-timeout"]["type"] is types["timeout"]
+    assert options.added["--fiveup-engine-memory"]["type"] is types["engine_memory"]
