@@ -353,6 +353,41 @@ def test_certify_refuses_to_replace_a_fifo_or_a_device_with_a_report(
     assert fifo.is_fifo() and Path(os.devnull).is_char_device()
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("--output", "--badge"),
+        ("--output", "--write-expected-failures"),
+        ("--badge", "--write-expected-failures"),
+        ("--output", "--expected-failures"),
+        ("--badge", "--expected-failures"),
+        ("--output", "--fixtures"),
+    ],
+)
+def test_certify_refuses_one_file_named_by_two_of_its_options(
+    first: str, second: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    kept = "doc.scoring.tally-5: kept\n"
+    (tmp_path / "same.yaml").write_text(kept)
+    code, out, err = run("certify", "--case", "x", first, "same.yaml", second, "./same.yaml")
+    assert (code, out) == (2, "")
+    assert first in err and second in err and "Traceback" not in err
+    assert (tmp_path / "same.yaml").read_text() == kept
+
+
+def test_certify_refreshes_the_baseline_it_reads(tmp_path: Path) -> None:
+    baseline = tmp_path / "known.yaml"
+    baseline.write_text("doc.scoring.tally-5: was wrong once\n")
+    fixtures = str(ROOT / "fixtures" / "scoring.yaml")
+    code, _, err = run(
+        "certify", "--fixtures", fixtures, "--expected-failures", str(baseline),
+        "--write-expected-failures", str(baseline),
+    )  # fmt: skip
+    assert code == 1 and "Traceback" not in err  # the entry passes again: the run says so
+    assert "doc.scoring.tally-5" not in baseline.read_text()
+
+
 def test_every_listed_subcommand_names_its_module_and_the_module_agrees() -> None:
     import importlib
 

@@ -29,6 +29,7 @@ from .common import (
     check_writable,
     engine_args,
     load_fixtures,
+    shown,
     write_atomically,
 )
 from .options import count, mebibytes, seconds, seed
@@ -268,6 +269,41 @@ def _report(result: Run, args: argparse.Namespace, site: str | None) -> str:
     return text_report(result, _rerun_args(args), tally=tally, verbose=args.verbose)
 
 
+_OUTPUTS = ("output", "write_expected_failures", "badge")
+"""The options that name a file ``certify`` writes."""
+
+
+def _check_distinct(args: argparse.Namespace) -> None:
+    """Refuse a file named twice among what is written, or written over what is read.
+
+    Each file is written whole, one after the other: the last would silently replace the
+    first, or a report would replace the baseline or a fixture it was read from. Rewriting
+    the ``--expected-failures`` file with ``--write-expected-failures`` is a refresh, and
+    allowed.
+    """
+    named: dict[Path, str] = {}
+    for option in _OUTPUTS:
+        path = getattr(args, option)
+        if path is None:
+            continue
+        flag = f"--{option.replace('_', '-')}"
+        key = path.resolve()
+        if key in named:
+            raise UsageError(f"{named[key]} and {flag} name one file, {shown(path)}: name two")
+        named[key] = flag
+    inputs = [("--expected-failures", args.expected_failures)]
+    inputs += [("--fixtures", path) for path in args.fixtures or []]
+    for flag, path in inputs:
+        if path is None:
+            continue
+        key = path.resolve()
+        refresh = (flag, named.get(key)) == ("--expected-failures", "--write-expected-failures")
+        if key in named and not refresh:
+            raise UsageError(
+                f"{named[key]} {shown(path)} is the {flag} file this run reads: name another"
+            )
+
+
 def _extras(result: Run, args: argparse.Namespace, streams: Streams) -> None:
     if args.write_expected_failures:
         write_atomically(
@@ -289,8 +325,9 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     if args.site is not None and args.format != "html":
         raise UsageError("--site has a use only with --format html: it is where rules link to")
     site = check_site(args.site) if args.site is not None else None
-    for option in ("output", "write_expected_failures", "badge"):
+    for option in _OUTPUTS:
         check_writable(getattr(args, option), f"--{option.replace('_', '-')}")
+    _check_distinct(args)
     result = _certify(args)
     text = _report(result, args, site)
     if args.output:
