@@ -388,6 +388,18 @@ def test_certify_refreshes_the_baseline_it_reads(tmp_path: Path) -> None:
     assert "doc.scoring.tally-5" not in baseline.read_text()
 
 
+def test_certify_writes_no_baseline_when_the_engine_did_not_start(tmp_path: Path) -> None:
+    baseline = tmp_path / "known.yaml"
+    baseline.write_text("doc.scoring.tally-5: kept\n")
+    command = f"{shlex.quote(sys.executable)} -c 'raise SystemExit(3)'"
+    code, out, err = run(
+        "certify", "--engine-cmd", command, "--write-expected-failures", str(baseline)
+    )
+    assert code == 1 and "NOTHING CHECKED" in out
+    assert f"no baseline written to {baseline}: the engine did not start" in err
+    assert baseline.read_text() == "doc.scoring.tally-5: kept\n"
+
+
 def test_every_listed_subcommand_names_its_module_and_the_module_agrees() -> None:
     import importlib
 

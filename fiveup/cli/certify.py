@@ -305,7 +305,13 @@ def _check_distinct(args: argparse.Namespace) -> None:
 
 
 def _extras(result: Run, args: argparse.Namespace, streams: Streams) -> None:
-    if args.write_expected_failures:
+    if args.write_expected_failures and result.engine is None:
+        # The engine never ran a case: an empty baseline would pass every failure it has.
+        streams.stderr.write(
+            f"fiveup certify: no baseline written to {shown(args.write_expected_failures)}: "
+            "the engine did not start, so no case was checked\n"
+        )
+    elif args.write_expected_failures:
         write_atomically(
             args.write_expected_failures, baseline_text(result), "--write-expected-failures"
         )
