@@ -431,3 +431,14 @@ def test_an_output_that_cannot_be_written_is_named_in_one_line(words: list[str])
     with open("/dev/full", "w") as full:
         mute = subprocess.run(fiveup, stdout=full, stderr=full, check=False)
     assert mute.returncode == 2  # stderr full too: no traceback to write, and the same code
+
+
+def test_an_interrupt_is_one_line_and_exit_130_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fiveup.cli.app import INTERRUPTED
+
+    (tmp_path / "interrupting.py").write_text("raise KeyboardInterrupt\n")  # as Ctrl-C would
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code, out, err = run("certify", "--engine", "interrupting:Engine")
+    assert (code, out, err) == (INTERRUPTED, "", "fiveup certify: interrupted\n")

@@ -26,7 +26,7 @@ from fiveup.harness.text import cut, printable
 
 from .common import Exit, Parser, Streams
 
-__all__ = ["COMMANDS", "MESSAGE_LINE", "Command", "main", "shown"]
+__all__ = ["COMMANDS", "INTERRUPTED", "MESSAGE_LINE", "Command", "main", "shown"]
 
 
 class Command:
@@ -176,6 +176,10 @@ def main(
         return exc.status
     except BrokenPipeError:  # the reader went away (``fiveup list | head``): nothing to say
         return 1
+    except KeyboardInterrupt:  # Ctrl-C (or an engine's module raising it): no traceback
+        with contextlib.suppress(OSError):
+            streams.stderr.write(f"{prefix}: interrupted\n")
+        return INTERRUPTED
     except FixtureError as exc:
         streams.stderr.write(f"{prefix}: error: broken fixtures:\n{shown(str(exc))}\n")
     except FiveUpError as exc:
@@ -189,6 +193,8 @@ def main(
     return 2
 
 
+INTERRUPTED = 130
+"""The exit code after Ctrl-C: 128 + SIGINT, as a shell reports a command it interrupted."""
 MESSAGE_LINE = 1000
 """The most characters of one line of an error message that are printed."""
 
