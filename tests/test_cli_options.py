@@ -17,7 +17,7 @@ import pytest
 from fiveup.cli import main
 from fiveup.cli.app import COMMANDS
 from fiveup.cli.common import Parser
-from fiveup.cli.options import DIGITS, MAX_TIMEOUT, Seconds, WholeNumber, seconds
+from fiveup.cli.options import DIGITS, MAX_TIMEOUT, Seconds, WholeNumber, file_or_folder, seconds
 from fiveup.errors import UsageError
 from fiveup.harness.engines import TimedEngine, open_engine
 from fiveup.harness.process import ProcessEngine, check_seconds
@@ -50,9 +50,11 @@ def test_every_typed_option_is_a_path_a_number_type_or_listed() -> None:
     odd = {
         (c, n)
         for c, n, a in OPTIONS
-        if a.type is not None and a.type is not Path and not isinstance(a.type, NumberType)
+        if a.type is not None
+        and a.type is not file_or_folder
+        and not isinstance(a.type, NumberType)
     }
-    assert odd == OTHER_TYPES, "a number's type comes from fiveup.cli.options"
+    assert odd == OTHER_TYPES, "a number's or a path's type comes from fiveup.cli.options"
     assert len(NUMERIC) >= 20  # the walk finds them: counts, seeds, time limits, players
 
 
@@ -132,3 +134,23 @@ def test_the_types_read_their_bounds_inclusively() -> None:
     assert seconds(".5") == 0.5 and seconds("5.") == 5.0 and seconds("2e-3") == 0.002
     with pytest.raises(argparse.ArgumentTypeError, match="from -3 to 3"):
         WholeNumber(-3, 3)("4")
+
+
+PATHS = [(c, n) for c, n, a in OPTIONS if a.type is file_or_folder]
+
+
+@pytest.mark.parametrize(("command", "name"), PATHS, ids=[f"{c}-{n.lstrip('-')}" for c, n in PATHS])
+@pytest.mark.parametrize("word", ["", " ", "\t"])
+def test_every_path_option_refuses_an_empty_name(command: str, name: str, word: str) -> None:
+    before = ["old.json"] if name == "NEW.json" else []  # compare OLD.json NEW.json
+    argv = [command, *before, word] if not name.startswith("-") else [command, f"{name}={word}"]
+    out, err = io.StringIO(), io.StringIO()
+    assert main(argv, stdout=out, stderr=err) == 2
+    said = err.getvalue()
+    assert f"argument {name}: is empty" in said and "Traceback" not in said
+    assert out.getvalue() == ""
+
+
+def test_the_path_options_are_found() -> None:
+    assert len(PATHS) >= 15  # --output, --fixtures, --out, --write, OLD.json, PATH, ...
+    assert file_or_folder("a\nb") == Path("a\nb")  # any name a file may have but an empty one

@@ -32,7 +32,7 @@ from .common import (
     shown,
     write_atomically,
 )
-from .options import count, mebibytes, seconds, seed
+from .options import count, file_or_folder, mebibytes, seconds, seed
 from .spec_copy import check_site, spec_copy_folder, write_spec_copy
 from .tally import tally_text
 
@@ -71,7 +71,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--expected-failures",
-        type=Path,
+        type=file_or_folder,
         metavar="FILE",
         help="YAML mapping of case ID to reason; an entry that passes fails the run",
     )
@@ -96,7 +96,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--output",
-        type=Path,
+        type=file_or_folder,
         metavar="FILE",
         help="write the report to FILE (written whole or not at all)",
     )
@@ -109,7 +109,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--write-expected-failures",
-        type=Path,
+        type=file_or_folder,
         metavar="FILE",
         help="write this run's failures, each with its first difference, as a baseline file "
         "for --expected-failures",
@@ -147,7 +147,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--badge",
-        type=Path,
+        type=file_or_folder,
         metavar="FILE",
         help="write a shields.io endpoint badge of the conclusion (whole corpus only)",
     )

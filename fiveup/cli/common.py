@@ -13,6 +13,8 @@ from fiveup.errors import UsageError
 from fiveup.harness.files import write_whole
 from fiveup.harness.text import printable
 
+from .options import file_or_folder
+
 if TYPE_CHECKING:
     from fiveup.harness.corpus import Corpus
 
@@ -113,7 +115,7 @@ def add_fixtures_option(parser: argparse.ArgumentParser, purpose: str = "") -> N
     parser.add_argument(
         "--fixtures",
         action="append",
-        type=Path,
+        type=file_or_folder,
         metavar="PATH",
         help=f"fixture files or folders{purpose} instead of the bundled corpus",
     )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import TextIO
 
 from fiveup.errors import UsageError
@@ -19,6 +18,7 @@ from fiveup.harness.regressions import (
 from fiveup.harness.text import printable
 
 from .common import Streams
+from .options import file_or_folder
 
 NAME = "compare"
 HELP = "compare two JSON reports of certify: new failures, fixed cases, changed differences"
@@ -26,8 +26,12 @@ HELP = "compare two JSON reports of certify: new failures, fixed cases, changed 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``compare``."""
-    parser.add_argument("old", type=Path, metavar="OLD.json", help="the report before the change")
-    parser.add_argument("new", type=Path, metavar="NEW.json", help="the report after the change")
+    parser.add_argument(
+        "old", type=file_or_folder, metavar="OLD.json", help="the report before the change"
+    )
+    parser.add_argument(
+        "new", type=file_or_folder, metavar="NEW.json", help="the report after the change"
+    )
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="text (default) or json"
     )

@@ -33,7 +33,7 @@ from fiveup.harness.sources import read_bounded
 from fiveup.harness.text import printable
 
 from .common import Streams, add_engine_options, check_engine_command
-from .options import PLAYERS, WholeNumber, seconds, seed
+from .options import PLAYERS, WholeNumber, file_or_folder, seconds, seed
 
 NAME = "fuzz"
 HELP = "play random cases on a baseline and an engine; write each divergence as a fixture"
@@ -100,7 +100,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="campaign seed (default 0)",
     )
     parser.add_argument(
-        "--out", type=Path, metavar="DIR", help="write each divergence here as a fixture file"
+        "--out",
+        type=file_or_folder,
+        metavar="DIR",
+        help="write each divergence here as a fixture file",
     )
     parser.add_argument(
         "--keep",
@@ -137,7 +140,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--merge",
         nargs="+",
-        type=Path,
+        type=file_or_folder,
         metavar="REPORT",
         help="play nothing: sum the JSON reports (--format json) of the K shards of one "
         "campaign into the whole campaign's report",

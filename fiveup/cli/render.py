@@ -41,6 +41,7 @@ from .common import (
     shown,
     write_atomically,
 )
+from .options import file_or_folder
 
 NAME = "render"
 SPEC: Final = "spec"
@@ -83,7 +84,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     what.add_argument(
         "--observation",
-        type=Path,
+        type=file_or_folder,
         metavar="FILE",
         help="render the layout in this JSON file instead: an engine's observation of the "
         "layout or round level, or a layout alone",
@@ -98,7 +99,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_fixtures_option(parser)
     parser.add_argument(
         "--out",
-        type=Path,
+        type=file_or_folder,
         metavar="DIR",
         help="with spec: the folder to write the site into (index.html and a page per rule)",
     )
@@ -109,7 +110,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--output",
-        type=Path,
+        type=file_or_folder,
         metavar="FILE",
         help="with --svg: write the diagram into FILE (whole or not at all), not to stdout",
     )

@@ -21,7 +21,7 @@ from fiveup.harness.text import printable
 from fiveup.transcripts import GOLDEN, POLICIES, Transcript, check_file
 
 from .common import Streams, check_writable, write_atomically
-from .options import MAX_SEED, PLAYERS, count
+from .options import MAX_SEED, PLAYERS, count, file_or_folder
 
 NAME = "transcripts"
 HELP = "write, check or print the golden transcripts of seeded matches"
@@ -34,13 +34,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     what = parser.add_mutually_exclusive_group()
     what.add_argument(
         "--write",
-        type=Path,
+        type=file_or_folder,
         metavar="DIR",
         help="write the standard set of transcripts (or the one named) into DIR",
     )
     what.add_argument(
         "--check",
-        type=Path,
+        type=file_or_folder,
         metavar="DIR",
         help="play every transcript in DIR again and name the first line that differs "
         "(exit 1 on a difference)",

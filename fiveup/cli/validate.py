@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import TextIO
 
 from fiveup.errors import UsageError
@@ -15,6 +14,7 @@ from fiveup.harness.text import printable
 from fiveup.harness.traceability import problems as traceability_problems
 
 from .common import Streams
+from .options import file_or_folder
 
 NAME = "validate"
 HELP = "check fixture files against the schema and the linter"
@@ -25,7 +25,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "paths",
         nargs="*",
-        type=Path,
+        type=file_or_folder,
         metavar="PATH",
         help="fixture files or folders (default: the bundled corpus, which must "
         "also cover every checkable rule, and the spec's traceability table)",
