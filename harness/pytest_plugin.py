@@ -173,6 +173,10 @@ def _engine_args(config: pytest.Config) -> list[str]:
     return args
 
 
+def _fixtures(config: pytest.Config) -> list[str]:
+    return list(config.getoption("fiveup_fixtures") or [])
+
+
 def _active(config: pytest.Config) -> bool:
     return bool(config.getoption("fiveup_engine") or config.getoption("fiveup_engine_cmd"))
 
@@ -185,6 +189,12 @@ def pytest_configure(config: pytest.Config) -> None:
             flag = f"--fiveup-{option.replace('_', '-')}"
             raise pytest.UsageError(f"fiveup: {flag} is empty: give the engine's {what}")
     if _active(config):
+        named = [("--fiveup-expected-failures", config.getoption("fiveup_expected_failures"))]
+        named += [("--fiveup-fixtures", path) for path in _fixtures(config)]
+        for flag, path in named:
+            if path is not None and not path.strip():
+                # Path("") is the current folder; an empty baseline name was no baseline at all
+                raise pytest.UsageError(f"fiveup: {flag} is empty: name a file or folder")
         if config.getoption("fiveup_engine") and config.getoption("fiveup_engine_cmd"):
             raise pytest.UsageError("give --fiveup-engine or --fiveup-engine-cmd, not both")
         if config.getoption("fiveup_sandbox") and not config.getoption("fiveup_engine_cmd"):

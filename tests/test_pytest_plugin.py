@@ -177,3 +177,15 @@ def test_the_plugins_numbers_have_the_types_of_fiveup_certify() -> None:
     types = {action.dest: action.type for action in parser._actions}
     assert options.added["--fiveup-timeout"]["type"] is types["timeout"]
     assert options.added["--fiveup-engine-memory"]["type"] is types["engine_memory"]
+
+
+@pytest.mark.parametrize(
+    "option",
+    ["--fiveup-expected-failures=", "--fiveup-expected-failures= ", "--fiveup-fixtures="],
+)
+def test_an_empty_file_name_is_a_usage_error_not_the_current_folder_or_none(
+    pytester: pytest.Pytester, option: str
+) -> None:
+    result = pytester.runpytest("--fiveup-engine=reference", option, "-k", "credit")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*fiveup: {option.split('=')[0]} is empty: name a file*"])
