@@ -264,6 +264,13 @@ _FORBIDDEN: Final = re.compile(
 """What YAML does not allow in a stream (C0 and C1 controls, U+FFFE, U+FFFF), and the line breaks
 other than LF and CRLF (a lone CR, U+2028, U+2029), which would make lines counted differently."""
 
+_FORBIDDEN_ESCAPED: Final = re.compile(
+    "[^\t\n\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029]"
+)
+"""What a double-quoted string may not spell with an escape (``\\e``, ``\\0``, ``\\r``, ``\\x85``):
+the characters refused in the file itself, which would otherwise reach a title that ``fiveup
+show`` prints to a terminal, or a report."""
+
 
 def _forbidden(char: str) -> str:
     if char == "\r":
@@ -454,6 +461,15 @@ class _Composer:
                 event,
                 f"number too long: {len(text)} characters, the limit is {MAX_NUMBER_CHARS}",
             )
+        if event.style == '"':  # only a double-quoted string has escapes
+            bad = _FORBIDDEN_ESCAPED.search(text)
+            if bad is not None:
+                raise self._refuse(
+                    event,
+                    f"{_forbidden(bad.group()).replace(' without a line feed', '')} in a quoted "
+                    "string (an escape): not allowed "
+                    "(only printable text, tab and line feed)",
+                )
         self._count(event, 1)
         if tag == _STR:  # what PyYAML's constructor of a string returns: the text itself
             value = text

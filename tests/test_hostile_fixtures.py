@@ -236,6 +236,15 @@ def deep_block(levels: int) -> str:
     return "".join("  " * d + "k:\n" for d in range(levels)) + "  " * levels + "0\n"
 
 
+def quoted_title(escaped: str) -> str:
+    """The valid file with its title a double-quoted string holding ``escaped``, as written."""
+    return SCORING.replace("title: a sum of 15 credits 15", f'title: "{escaped}"')
+
+
+def quoted_note(escaped: str) -> str:
+    return SCORING.replace("note: test", f'note: "{escaped}"')
+
+
 def deep_alias() -> str:
     inner = "[" * 20 + "0" + "]" * 20
     return f"a: &a {inner}\nb: &b [[[[[[[[[[[[[[*a]]]]]]]]]]]]]]\n"
@@ -437,7 +446,25 @@ def kinds() -> list[Kind]:
             "schema: 'xxxx",
             "/cases/0/id",
         ),
-        Kind("escape-inside-a-quoted-id", text(escape_id), 2, "\\x1b[31m", "/cases/0/id"),
+        Kind("escape-inside-a-quoted-id", text(escape_id), 2, "U+001B in a quoted", "/cases/0/id"),
+        Kind(
+            "escaped-clear-in-a-title", text(quoted_title("\\e[2J")), 3, "U+001B", "/cases/0/title"
+        ),
+        Kind("escaped-nul-in-a-title", text(quoted_title("a\\0b")), 3, "U+0000 in a quoted"),
+        Kind(
+            "escaped-cr-in-a-title", text(quoted_title("a\\rb")), 3, "carriage return (U+000D) in"
+        ),
+        Kind("escaped-c1-in-a-title", text(quoted_title("\\x9b2J")), 3, "U+009B in a quoted"),
+        Kind("escaped-nel-in-a-title", text(quoted_title("a\\Nb")), 3, "U+0085 in a quoted"),
+        Kind(
+            "escaped-u2029-in-a-note",
+            text(quoted_note("\\P")),
+            5,
+            "U+2029",
+            "/cases/0/provenance/note",
+        ),
+        Kind("escaped-noncharacter", text(quoted_title("\\uFFFE")), 3, "U+FFFE in a quoted"),
+        Kind("escaped-bell-in-a-key", text('cases:\n  - "a\\ab": 1\n'), 2, "U+0007 in a quoted"),
         Kind("too-many-problems", text(too_many_problems()), 0, "too many problems"),
         # the name of the file
         Kind(
@@ -723,3 +750,12 @@ def test_any_file_up_to_1_mib_is_judged_in_under_2_cpu_seconds_and_200_mb(tmp_pa
         assert not any("too many values" in p for p in times[name]["problems"]), name
     sizes = {Path(p).name: Path(p).stat().st_size for p in paths}
     assert sizes["plays.yaml"] > MAX_FILE_BYTES - 100 and sizes["one-string.yaml"] > 10**6
+
+
+def test_a_quoted_string_may_still_escape_a_tab_a_line_feed_and_a_no_break_space(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "quoted.yaml"
+    path.write_text(quoted_title("a\\tb\\_c").replace("note: test", 'note: "one\\ntwo"'))
+    code, report = run(["validate", str(path)])
+    assert code == 0, report
