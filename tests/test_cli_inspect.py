@@ -225,3 +225,29 @@ def test_list_refuses_a_selection_that_matches_no_case_as_certify_does() -> None
     assert (code, err) == (2, "fiveup certify: error: no case matches the selection\n")
     code, _, err = run("list", "-k", "x" * 5000)
     assert code == 2 and len(err) < 200
+
+
+def test_compare_prints_a_report_s_words_escaped_and_clipped(tmp_path: Path) -> None:
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    good.write_text(json.dumps({"cases": GOOD_CASES[:1]}), encoding="utf-8")
+    hostile = [
+        {
+            "id": "doc.scoring.credit-15",
+            "status": "fail",
+            "message": "\x1b[2J\x9b31m" + "y" * 9_000,
+        },
+        {
+            "id": "doc.scoring.credit-16",
+            "status": "fail",
+            "differences": [
+                {"path": "/v\x1b[31m", "expected": "\x07", "actual": "x" * 10_000, "note": "\r"}
+            ],
+        },
+    ]
+    bad.write_text(json.dumps({"cases": hostile}), encoding="utf-8")
+    code, out, _ = run("compare", str(good), str(bad))
+    assert code == 1
+    assert "doc.scoring.credit-15  pass -> fail: \\x1b[2J\\x9b31myyy" in out, out
+    assert "y... (8508 more characters not shown)" in out, out
+    assert "absent -> fail: /v\\x1b[31m: expected \\x07, got xxx" in out, out
+    assert all(line.isprintable() and len(line) < 700 for line in out.splitlines()), out

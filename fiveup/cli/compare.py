@@ -15,12 +15,15 @@ from fiveup.harness.regressions import (
     summary,
     unlike,
 )
-from fiveup.harness.text import printable
+from fiveup.harness.text import cut, printable
 
 from .common import Streams
 from .options import file_or_folder
 
 NAME = "compare"
+_SHOWN = 500
+"""The longest first difference printed of a case (a report's message may be megabytes)."""
+
 HELP = "compare two JSON reports of certify: new failures, fixed cases, changed differences"
 
 
@@ -47,7 +50,9 @@ def _section(out: TextIO, title: str, changes: tuple[CaseChange, ...]) -> None:
         return
     out.write(f"{title} ({len(changes)}):\n")
     for change in changes:
-        detail = f": {change.first_difference}" if change.first_difference else ""
+        # a report is a file anyone may have written: its words must not drive the terminal
+        shown = printable(cut(change.first_difference, _SHOWN))
+        detail = f": {shown}" if shown else ""
         out.write(f"  {change.id}  {change.old} -> {change.new}{detail}\n")
 
 
