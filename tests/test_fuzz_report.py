@@ -85,6 +85,25 @@ def test_the_merged_text_report_is_the_whole_campaigns(
     assert lines[-1].endswith(f"{len(whole['divergences'])} divergences of {len(kinds)} kinds")
 
 
+def test_the_merged_text_report_prints_a_report_s_words_escaped(
+    shards: tuple[dict[str, Any], list[Path]], tmp_path: Path
+) -> None:
+    _, files = shards
+    report = json.loads(files[0].read_text(encoding="utf-8"))
+    row = report["divergences"][0]
+    for key in ("case", "rule", "first_difference", "file"):
+        row[key] = f"{key}\x1b[2J\x07\x9b"
+    for row in report["divergences"]:
+        row["kind"] = "kind\x1b]0;title\x07"
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(report), encoding="utf-8")
+    code, text, err = fiveup("fuzz", "--merge", str(edited), *map(str, files[1:]))
+    assert code == 1, err
+    assert "DIVERGES: case\\x1b[2J\\x07\\x9b (rule\\x1b[2J" in text, text
+    assert "-> file\\x1b[2J\\x07\\x9b" in text and " of kind kind\\x1b]0;title\\x07" in text
+    assert all(line.isprintable() for line in text.splitlines()), text
+
+
 def _edited(files: list[Path], tmp_path: Path, key: str, value: object) -> list[str]:
     report = json.loads(files[1].read_text(encoding="utf-8"))
     report[key] = value

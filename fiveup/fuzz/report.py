@@ -17,6 +17,7 @@ from fiveup import SUITE_VERSION
 from fiveup.contract.engine import Level
 from fiveup.contract.players import PLAYER_COUNTS
 from fiveup.harness.runner import Status
+from fiveup.harness.text import printable
 
 from .campaign import Findings, Shard
 
@@ -290,11 +291,11 @@ def write_text(report: Mapping[str, Any], out: TextIO) -> None:
     for rows in groups.values():
         for row in rows if keep is None else rows[:keep]:
             where = f"  -> {row['file']}" if row["file"] else ""
-            out.write(
-                f"DIVERGES: {row['case']} ({row['rule']}): {row['first_difference']}{where}\n"
-            )
+            # an engine's words, or a merged report's: no control character reaches a terminal
+            line = f"DIVERGES: {row['case']} ({row['rule']}): {row['first_difference']}{where}"
+            out.write(printable(line) + "\n")
     for kind in report["kinds"]:
-        out.write(f"{kind['count']:6} of kind {kind['kind']}\n")
+        out.write(printable(f"{kind['count']:6} of kind {kind['kind']}") + "\n")
     rate = report["cases_per_second"]
     stopped = " (interrupted: what was found so far)" if report["interrupted"] else ""
     out.write(
