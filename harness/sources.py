@@ -318,6 +318,11 @@ _NOT_JSON: Final = {
     _TAG + "value": "a value key, which is not allowed",
 }
 _NO_KEY: Final = object()
+_DECIMAL: Final = re.compile("[-+]?(?:0|[1-9][0-9]*)")
+"""A whole number as YAML 1.2 and JSON read it alike: YAML 1.1 (PyYAML) also reads ``017`` as 15
+(octal), ``0b11``, ``0x1f``, ``1_000`` and ``1:30`` (90), where YAML 1.2 reads 17 or text."""
+_BOOLEANS: Final = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
+"""The booleans of YAML 1.2; YAML 1.1 also reads ``yes``, ``no``, ``on`` and ``off`` as ones."""
 _KEY_NOT_PLAIN: Final = "a mapping key must be a plain value, not a list or mapping"
 
 
@@ -471,6 +476,19 @@ class _Composer:
                     "(only printable text, tab and line feed)",
                 )
         self._count(event, 1)
+        if tag == _TAG + "int" and _DECIMAL.fullmatch(text) is None:
+            number = self.loader.yaml_constructors[tag](self.loader, yaml.ScalarNode(tag, text))
+            raise self._refuse(
+                event,
+                f"{text!r} is not written in decimal (YAML 1.1 reads it as {number}, YAML 1.2 "
+                f"may not): write {number}, or quote it if it is text",
+            )
+        if tag == _TAG + "bool" and text not in _BOOLEANS:
+            raise self._refuse(
+                event,
+                f"{text!r} reads as a boolean in YAML 1.1 and as text in YAML 1.2 "
+                "(write true or false, or quote it if it is text)",
+            )
         if tag == _STR:  # what PyYAML's constructor of a string returns: the text itself
             value = text
         else:

@@ -339,6 +339,27 @@ def kinds() -> list[Kind]:
             "/cases/0/given/players",
         ),
         Kind("infinity", text(SCORING.replace("input: 15", "input: .inf")), 7, "a fraction"),
+        Kind(
+            "octal-int",
+            text(SCORING.replace("input: 15", "input: 017")),
+            7,
+            "'017' is not written in decimal (YAML 1.1 reads it as 15",
+            "/cases/0/given/input",
+        ),
+        Kind("zero-padded-int", text(ROUND.replace("opener: 0", "opener: 00")), 13, "decimal"),
+        Kind("binary-int", text(SCORING.replace("input: 15", "input: 0b1111")), 7, "as 15"),
+        Kind("hex-int", text(SCORING.replace("input: 15", "input: 0xf")), 7, "not written in"),
+        Kind("underscored-int", text(SCORING.replace("input: 15", "input: 1_5")), 7, "decimal"),
+        Kind("short-sexagesimal", text(SCORING.replace("input: 15", "input: 1:15")), 7, "as 75"),
+        Kind(
+            "yaml-1.1-boolean",
+            text(SCORING.replace("input: 15", "input: yes")),
+            7,
+            "'yes' reads as a boolean in YAML 1.1 and as text in YAML 1.2",
+            "/cases/0/given/input",
+        ),
+        Kind("on-as-a-key", text("cases: []\non: 1\n"), 2, "'on' reads as a boolean"),
+        Kind("off-in-a-list", text(SCORING.replace("[SCR-2]", "[SCR-2, Off]")), 4, "'Off' reads"),
         Kind("impossible-date", text("cases: 2024-02-30\n"), 1, "reads as a date or time"),
         Kind(
             "python-tag",
@@ -757,5 +778,17 @@ def test_a_quoted_string_may_still_escape_a_tab_a_line_feed_and_a_no_break_space
 ) -> None:
     path = tmp_path / "quoted.yaml"
     path.write_text(quoted_title("a\\tb\\_c").replace("note: test", 'note: "one\\ntwo"'))
+    code, report = run(["validate", str(path)])
+    assert code == 0, report
+
+
+def test_signed_decimal_numbers_still_read(tmp_path: Path) -> None:
+    path = tmp_path / "plain.yaml"
+    path.write_text(
+        SCORING.replace("input: 15", "input: +15").replace("[SCR-2]", "[SCR-2]\n    tags: []")
+        + "  - id: t.scoring.credit-0\n    title: zero\n    rules: [SCR-2]\n"
+        "    provenance: {source: derived, note: test}\n    level: scoring\n"
+        "    given: {function: credit, input: -0}\n    expect: {value: 0}\n"
+    )
     code, report = run(["validate", str(path)])
     assert code == 0, report
