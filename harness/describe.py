@@ -10,6 +10,7 @@ from fiveup.contract.engine import JSON
 
 from .corpus import Case
 from .process import run_line
+from .text import printable
 
 __all__ = ["case_text", "layout_table", "request_line"]
 
@@ -64,7 +65,7 @@ def case_text(case: Case) -> str:
     """The case as a person reads it: what it checks, what is given, what is expected."""
     rules = ", ".join(case.rules)
     out = [
-        f"{case.id}: {case.title}",
+        f"{case.id}: {printable(case.title)}",  # a bidi override may be in a title: escaped
         f"level: {case.level.value}    primary rule: {case.primary_rule}    rules: {rules}",
         f"fixture: {case.file}:{case.line}",
     ]
@@ -74,7 +75,8 @@ def case_text(case: Case) -> str:
         out.append(f"depends on the decisions of: {', '.join(case.decisions)}")
     out.append("provenance:\n" + _indent(_yaml(dict(case.provenance))))
     if case.description:
-        out.append("description:\n" + _indent(case.description.strip()))
+        lines = case.description.strip().split("\n")
+        out.append("description:\n" + _indent("\n".join(map(printable, lines))))
     out.append("given:\n" + _indent(_yaml(dict(case.given))))
     out.append("expect:\n" + _indent(_yaml(dict(case.expect))))
     for title, layout in _layouts(case.expect):

@@ -251,3 +251,22 @@ def test_compare_prints_a_report_s_words_escaped_and_clipped(tmp_path: Path) -> 
     assert "y... (8508 more characters not shown)" in out, out
     assert "absent -> fail: /v\\x1b[31m: expected \\x07, got xxx" in out, out
     assert all(line.isprintable() and len(line) < 700 for line in out.splitlines()), out
+
+
+def test_list_and_show_escape_what_a_title_or_description_may_hold_unprintable(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "bidi.yaml"
+    path.write_text(
+        'cases:\n  - id: t.scoring.bidi\n    title: "pay \u202e51 tiderc\u202c now"\n'
+        '    description: "first\\u2066 line\\nsecond \u200b line"\n    rules: [SCR-2]\n'
+        "    provenance: {source: derived, note: test}\n    level: scoring\n"
+        "    given: {function: credit, input: 15}\n    expect: {value: 15}\n",
+        encoding="utf-8",
+    )
+    for args in (["list"], ["show", "t.scoring.bidi"]):
+        code, out, err = run(*args, "--fixtures", str(path))
+        assert code == 0, err
+        assert "pay \\u202e51 tiderc\\u202c now" in out, out
+        assert all(line.isprintable() for line in out.splitlines()), out
+    assert "  first\\u2066 line\n  second \\u200b line\n" in out, out

@@ -9,6 +9,7 @@ from fiveup.contract.schemas import clip
 from fiveup.errors import UsageError
 from fiveup.harness.corpus import Case
 from fiveup.harness.selection import check_decisions, select
+from fiveup.harness.text import printable
 
 from .common import Streams, add_fixtures_option, load_fixtures
 
@@ -71,7 +72,8 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     width = max((len(case.id) for case in cases), default=2)
     for case in cases:
         out.write(
-            f"{case.id:<{width}}  {case.level.value:<7}  {case.primary_rule:<6}  {case.title}\n"
+            f"{case.id:<{width}}  {case.level.value:<7}  {case.primary_rule:<6}  "
+            f"{printable(case.title)}\n"
         )
     out.write(f"{len(cases)} cases\n")
     return 0
