@@ -258,6 +258,8 @@ def load_corpus(paths: Iterable[Path] | None = None) -> Corpus:
         digest=corpus_digest(sources, root),
         files=tuple(s.name for s in sources),
     )
+    if contents is not None and [s.digest for s in sources] != [d for _, d in contents]:
+        contents = None  # changed since it was hashed: the key would name other contents
     if contents is not None:
         _remember(_LOADED, key, corpus)
         if len(sources) == len(files):  # every file is a source of a valid corpus

@@ -14,6 +14,7 @@ from fiveup.errors import FixtureError
 from fiveup.harness import corpus as corpus_module
 from fiveup.harness.certify import Verdict, certify
 from fiveup.harness.corpus import Case, Corpus, engine_given, load_corpus
+from fiveup.harness.lint import lint
 from fiveup.harness.sources import read_yaml
 from fiveup.harness.spec_index import document_pins
 from fiveup.mutants import CATALOGUE, Mutant, mutant_named
@@ -341,3 +342,27 @@ def test_a_corpus_seen_from_another_folder_or_copy_is_the_one_a_fresh_load_gives
     monkeypatch.setattr(corpus_module, "_LINTED", {})
     assert elsewhere == load_corpus()
     assert all(Path(case.file).is_absolute() for case in elsewhere.cases)  # seen from outside
+
+
+def test_a_file_changed_while_the_corpus_loads_is_not_remembered_by_its_old_contents(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = Path(__file__).resolve().parent.parent / "fixtures" / "scoring.yaml"
+    mine = tmp_path / "scoring.yaml"
+    before = source.read_text(encoding="utf-8")
+    case_id = read_yaml(source).data["cases"][0]["id"]
+    after = before.replace(f"id: {case_id}\n", f"id: {case_id}-changed\n", 1)
+    mine.write_text(before, encoding="utf-8")
+    real_lint = lint
+
+    def changing_lint(*args: object, **kwargs: object) -> object:
+        mine.write_text(after, encoding="utf-8")  # between the hashing and the reading
+        return real_lint(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(corpus_module, "_LOADED", {})
+    monkeypatch.setattr(corpus_module, "_LINTED", {})
+    monkeypatch.setattr(corpus_module, "lint", changing_lint)
+    assert load_corpus([tmp_path]).cases[0].id == f"{case_id}-changed"
+    monkeypatch.setattr(corpus_module, "lint", real_lint)
+    mine.write_text(before, encoding="utf-8")  # the contents the first load hashed
+    assert load_corpus([tmp_path]).cases[0].id == case_id
