@@ -38,6 +38,7 @@ __all__ = [
     "MAX_MESSAGE_CHARS",
     "MAX_NUMBER_CHARS",
     "MAX_PROBLEMS",
+    "MAX_TEXT_CHARS",
     "MAX_VALUES",
     "TOO_MANY_PROBLEMS",
     "Problem",
@@ -56,6 +57,9 @@ MAX_DEPTH: Final = 32
 """How many lists and mappings may hold one another (the bundled corpus needs 9)."""
 MAX_VALUES: Final = 50_000
 """Values of one file (scalars, lists, mappings, keys); an alias counts at its expanded size."""
+MAX_TEXT_CHARS: Final = 2 << 20
+"""The characters of a file's strings and keys, an alias counting at its expanded size: twice
+what a file can hold written out, so an alias to a long text cannot make gigabytes of it."""
 MAX_KEY_CHARS: Final = 256
 """The longest mapping key."""
 MAX_NUMBER_CHARS: Final = 32
@@ -353,6 +357,7 @@ class _Open:
     anchor: str | None
     height: int
     """The deepest level reached inside it so far (its own depth at first)."""
+    start_chars: int = 0
     key: Any = _NO_KEY
     key_text: str = ""
     key_lines: dict[Any, int] = field(default_factory=dict)
@@ -364,6 +369,7 @@ class _Anchored:
     where: _Where | int
     size: int
     height: int
+    chars: int
 
 
 @dataclass(slots=True)
@@ -380,6 +386,8 @@ class _Done:
     size: int
     height: int
     anchor: str | None
+    chars: int = 0
+    """The characters of its strings, aliases expanded."""
 
 
 class _Composer:
@@ -392,6 +400,7 @@ class _Composer:
         self.stack: list[_Open] = []
         self.anchors: dict[str, _Anchored] = {}
         self.values = 0
+        self.chars = 0
         self.root: _Done | None = None
 
     def document(self) -> _Done | None:
@@ -436,12 +445,19 @@ class _Composer:
         else:  # the end of a list or mapping
             self._add(self._close(self.stack.pop()))
 
-    def _count(self, event: yaml.Event, size: int) -> None:
+    def _count(self, event: yaml.Event, size: int, chars: int = 0) -> None:
         self.values += size
         if self.values > MAX_VALUES:
             raise self._refuse(
                 event,
                 f"too many values: more than {MAX_VALUES} (an alias counts at its expanded size)",
+            )
+        self.chars += chars
+        if self.chars > MAX_TEXT_CHARS:
+            raise self._refuse(
+                event,
+                f"too much text: more than {MAX_TEXT_CHARS} characters in strings "
+                "(an alias counts at its expanded size)",
             )
 
     def _check_node(self, event: yaml.NodeEvent) -> None:
@@ -475,7 +491,7 @@ class _Composer:
                     "string (an escape): not allowed "
                     "(only printable text, tab and line feed)",
                 )
-        self._count(event, 1)
+        self._count(event, 1, len(text))
         if tag == _TAG + "int" and _DECIMAL.fullmatch(text) is None:
             number = self.loader.yaml_constructors[tag](self.loader, yaml.ScalarNode(tag, text))
             raise self._refuse(
@@ -494,7 +510,7 @@ class _Composer:
         else:
             value = self.loader.yaml_constructors[tag](self.loader, yaml.ScalarNode(tag, text))
         line = _line(event)
-        return _Done(value, line, line, 1, 0, event.anchor)
+        return _Done(value, line, line, 1, 0, event.anchor, len(text))
 
     def _alias(self, event: yaml.AliasEvent) -> _Done:
         name = event.anchor or ""
@@ -509,9 +525,9 @@ class _Composer:
             )
         if len(self.stack) + found.height > MAX_DEPTH:
             raise self._refuse(event, f"alias *{name} nests values more than {MAX_DEPTH} deep")
-        self._count(event, found.size)
+        self._count(event, found.size, found.chars)
         line = _line(event)
-        return _Done(found.value, found.where, line, found.size, found.height, None)
+        return _Done(found.value, found.where, line, found.size, found.height, None, found.chars)
 
     def _open(self, event: yaml.CollectionStartEvent) -> None:
         self._check_node(event)
@@ -527,7 +543,8 @@ class _Composer:
         value: list[Any] | dict[Any, Any] = [] if is_list else {}
         where = _Where(line, [] if is_list else {})
         depth = len(self.stack) + 1
-        self.stack.append(_Open(value, where, part, depth, self.values, event.anchor, depth))
+        opened = _Open(value, where, part, depth, self.values, event.anchor, depth, self.chars)
+        self.stack.append(opened)
 
     def _close(self, done: _Open) -> _Done:
         return _Done(
@@ -537,11 +554,14 @@ class _Composer:
             self.values - done.start + 1,
             done.height - done.depth + 1,
             done.anchor,
+            self.chars - done.start_chars,
         )
 
     def _add(self, done: _Done) -> None:
         if done.anchor is not None:
-            self.anchors[done.anchor] = _Anchored(done.value, done.where, done.size, done.height)
+            self.anchors[done.anchor] = _Anchored(
+                done.value, done.where, done.size, done.height, done.chars
+            )
         if not self.stack:
             self.root = done
             return

@@ -30,6 +30,7 @@ from fiveup.harness.sources import (
     MAX_KEY_CHARS,
     MAX_MESSAGE_CHARS,
     MAX_NUMBER_CHARS,
+    MAX_TEXT_CHARS,
     MAX_VALUES,
 )
 from fiveup.harness.text import printable
@@ -245,6 +246,17 @@ def quoted_note(escaped: str) -> str:
     return SCORING.replace("note: test", f'note: "{escaped}"')
 
 
+def aliased_title(cases: int, chars: int) -> str:
+    """``cases`` cases sharing one title of ``chars`` characters through an alias."""
+    case = (
+        "  - {{id: t.s.c{i}, title: {title}, rules: [SCR-2], provenance: {{source: derived,"
+        " note: n}}, level: scoring, given: {{function: credit, input: 15}},"
+        " expect: {{value: 15}}}}\n"
+    )
+    first = case.format(i=0, title='&t "' + "x" * chars + '"')
+    return "cases:\n" + first + "".join(case.format(i=i, title="*t") for i in range(1, cases))
+
+
 def deep_alias() -> str:
     inner = "[" * 20 + "0" + "]" * 20
     return f"a: &a {inner}\nb: &b [[[[[[[[[[[[[[*a]]]]]]]]]]]]]]\n"
@@ -311,6 +323,13 @@ def kinds() -> list[Kind]:
         Kind("non-character", text("cases:\n  - id: a.b\n    title: \uffff\n"), 3, "U+FFFF"),
         # the YAML
         Kind("billion-laughs", text(laughs()), 5, "too many values: more than 50000", "/a4/5"),
+        Kind(
+            "alias-to-a-long-title",
+            text(aliased_title(1500, 600_000)),
+            5,
+            f"too much text: more than {MAX_TEXT_CHARS} characters in strings",
+            "/cases/3/title",
+        ),
         Kind("alias-nests-too-deep", text(deep_alias()), 2, "nests values more than 32 deep"),
         Kind("recursive-alias", text("cases: &a [*a]\n"), 1, "refers to the list or mapping"),
         Kind("undefined-alias", text("cases: [*nope]\n"), 1, "alias *nope names no anchor"),
@@ -735,6 +754,7 @@ def big_files() -> dict[str, str]:
         + "["
         + ", ".join(["1"] * (MAX_VALUES - 2 * MAX_DEPTH))
         + "]\n",
+        "aliased-title.yaml": aliased_title(1500, 600_000),
         "numbers.yaml": "cases: ["
         + ", ".join(["9" * MAX_NUMBER_CHARS] * (MAX_FILE_BYTES // (MAX_NUMBER_CHARS + 2) - 5))
         + "]\n",
@@ -765,6 +785,7 @@ def test_any_file_up_to_1_mib_is_judged_in_under_2_cpu_seconds_and_200_mb(tmp_pa
     # judged in full: within the limits, the linter saw every value
     assert times["plays.yaml"]["cases"] == 1 and times["draws.yaml"]["cases"] == 1
     assert times["cases.yaml"]["cases"] > 1500
+    assert "too much text" in " ".join(times["aliased-title.yaml"]["problems"])
     for name in ("bad-draws.yaml", "bad-cases.yaml", "aliased-cases.yaml"):
         assert "too many problems" in " ".join(times[name]["problems"]), name
     for name in ("bounded-laughs.yaml", "unique-mappings.yaml", "deep-long-keys.yaml"):
