@@ -102,10 +102,12 @@ def test_fiveup_engine_imports_no_other_subcommand() -> None:
         "from fiveup.cli import main\n"
         "main(['engine'], stdin=io.StringIO(), stdout=io.StringIO())\n"
         "print(sorted(m for m in sys.modules if m.startswith('fiveup.cli.')))\n"
+        "print(sorted(m for m in ('subprocess', 'fiveup.harness.process') if m in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    loaded = done.stdout.strip()
-    assert loaded == "['fiveup.cli.app', 'fiveup.cli.common', 'fiveup.cli.engine']", loaded
+    cli, process_layer = done.stdout.splitlines()
+    assert cli == "['fiveup.cli.app', 'fiveup.cli.common', 'fiveup.cli.engine']", cli
+    assert process_layer == "[]", "serving runs no engine process: " + process_layer
 
 
 def test_the_import_report_is_summed_over_top_level_imports_only() -> None:

@@ -13,8 +13,6 @@ from fiveup.errors import UsageError
 from fiveup.harness.files import write_whole
 from fiveup.harness.text import printable
 
-from .options import file_or_folder
-
 if TYPE_CHECKING:
     from fiveup.harness.corpus import Corpus
 
@@ -26,6 +24,7 @@ __all__ = [
     "check_engine_command",
     "check_writable",
     "engine_args",
+    "file_or_folder",
     "load_fixtures",
     "shown",
     "write_atomically",
@@ -92,6 +91,17 @@ class Parser(argparse.ArgumentParser):
         if message:
             self.stdout.write(message)
         raise Exit(status)
+
+
+def file_or_folder(text: str) -> Path:
+    """The type of every option that names a file or folder: any name but an empty one.
+
+    ``Path("")`` is the current folder, so an unset shell variable (``--write "$DIR"``) would
+    write into, or read, wherever the command was started.
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"is empty ({text!r}): name a file or folder")
+    return Path(text)
 
 
 def add_engine_options(parser: argparse.ArgumentParser, what: str = "the engine") -> None:

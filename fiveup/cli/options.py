@@ -11,13 +11,13 @@ them too.
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
 from typing import Final
 
 from fiveup.contract.players import MAX_PLAYERS, MIN_PLAYERS
 from fiveup.harness.numbers import DIGITS, Seconds, WholeNumber, mebibytes, seconds
 from fiveup.harness.process import MAX_TIMEOUT
+
+from .common import file_or_folder
 
 __all__ = [
     "DIGITS",
@@ -53,14 +53,3 @@ any_number: Final = WholeNumber(1 - 10**DIGITS, 10**DIGITS - 1)
 itself, in words of its own (a rule it names)."""
 seed: Final = WholeNumber(-MAX_SEED, MAX_SEED - 1)
 """The type of every ``--seed``."""
-
-
-def file_or_folder(text: str) -> Path:
-    """The type of every option that names a file or folder: any name but an empty one.
-
-    ``Path("")`` is the current folder, so an unset shell variable (``--write "$DIR"``) would
-    write into, or read, wherever the command was started.
-    """
-    if not text.strip():
-        raise argparse.ArgumentTypeError(f"is empty ({text!r}): name a file or folder")
-    return Path(text)
