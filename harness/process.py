@@ -566,6 +566,18 @@ class ProcessEngine:
             )
 
     def _timed_out(self, proc: EngineProcess, seq: int, level: str) -> NoReturn:
+        code = proc.wait_exit(0.0)
+        if code is not None:
+            # The engine itself is gone; a process it left holds stdout open. Blaming the time
+            # limit would hide the exit, which is what the engine did.
+            self._fail(
+                proc,
+                Failure.CRASHED,
+                f"the engine {_describe_exit(code)} while seq {seq} (level {level}) ran, "
+                f"without a reply; a process it started kept its stdout open until the "
+                f"time limit ({self.timeout:g} s), and the engine's processes were killed",
+                code,
+            )
         self._fail(
             proc,
             Failure.TIMEOUT,

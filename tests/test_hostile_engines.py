@@ -180,7 +180,7 @@ ENGINES = [
     Hostile("handoff", CONFORMS, Outcome(1, "engine crashed"), ONE),
     Hostile(
         "child_holds_stdout",
-        Outcome(1, "engine timed out"),
+        Outcome(1, "engine crashed"),
         Outcome(1, "engine crashed"),
         ONE,
         timeout=1.0,

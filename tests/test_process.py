@@ -514,6 +514,16 @@ def test_a_hang_times_out_and_kills_the_whole_process_group(fast: None) -> None:
         assert connection.starts == 2
 
 
+def test_an_exit_while_a_child_holds_stdout_is_a_crash_not_a_timeout(fast: None) -> None:
+    with engine("exit_leaving_stdout.py", timeout=0.5, start_timeout=PATIENT) as connection:
+        err = failure(connection, 13)
+        assert err.kind is Failure.CRASHED
+        assert err.exit_code == 3
+        assert "exited with code 3 while seq 1 (level scoring) ran" in str(err)
+        assert connection.run("scoring", echo(2)) == {"value": 2}
+        assert connection.starts == 2
+
+
 def test_no_ready_message_times_out(fast: None) -> None:
     connection = engine("hang.py", "start", start_timeout=0.5)
     with pytest.raises(ProcessEngineError) as caught:
