@@ -29,7 +29,7 @@ from fiveup.contract.engine import (
     claimed_features,
     closer,
 )
-from fiveup.contract.schemas import info_problem
+from fiveup.contract.schemas import info_problem, other_protocol
 from fiveup.errors import EngineError, UsageError
 
 from .process import (
@@ -245,8 +245,8 @@ def handshake(engine: Engine) -> EngineInfo:
     features = claimed_features(engine)
     if isinstance(info, dict) and "features" not in info and features is not None:
         info = {**info, "features": features}  # a Python engine's optional attribute
-    spoken = info.get("protocol", PROTOCOL_VERSION) if isinstance(info, dict) else None
-    if spoken is not None and spoken != PROTOCOL_VERSION:
+    spoken = other_protocol(info)
+    if spoken is not None:
         raise EngineError(
             f"protocol version mismatch: the engine speaks {spoken!r}, the suite {PROTOCOL_VERSION}"
         )

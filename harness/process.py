@@ -52,6 +52,7 @@ from fiveup.contract.schemas import (
     message_problem,
     observation_problem,
     observation_schema,
+    other_protocol,
     protocol_schema,
 )
 from fiveup.errors import EngineError, UnsupportedCase, UsageError
@@ -523,8 +524,8 @@ class ProcessEngine:
         except EndOfOutput as eof:
             self._gone(proc, eof.partial, "before it was ready")
         ready = self._parse(proc, line, "the ready message")
-        spoken = ready.get("protocol", PROTOCOL_VERSION) if isinstance(ready, dict) else None
-        if spoken is not None and spoken != PROTOCOL_VERSION:
+        spoken = other_protocol(ready)
+        if spoken is not None:
             self._refusal = (
                 f"the engine speaks protocol {clip(repr(spoken), 40)}, "
                 f"the harness protocol {PROTOCOL_VERSION}; every case is refused"

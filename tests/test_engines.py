@@ -25,6 +25,13 @@ def test_a_handshake_is_judged_as_the_ready_message() -> None:
         ({**info, "levels": ["chess"]}, "does not follow ready.json"),
         ({**info, "name": ""}, "does not follow ready.json at $.engine.name"),
         ({**info, "protocol": 2}, "protocol version mismatch: the engine speaks 2"),
+        ({**info, "protocol": "1"}, "does not follow ready.json at $.protocol"),
+        ({**info, "protocol": "2"}, "does not follow ready.json at $.protocol"),
+        ({**info, "protocol": 2.5}, "does not follow ready.json at $.protocol"),
+        ({**info, "protocol": None}, "does not follow ready.json at $.protocol"),
+        ({**info, "protocol": [2]}, "does not follow ready.json at $.protocol"),
+        ({**info, "name": 7}, "does not follow ready.json at $.engine.name"),
+        ({**info, "levels": "scoring"}, "does not follow ready.json at $.engine.levels"),
         ("x", "answered str"),
     ]:
         with pytest.raises(EngineError, match=re.escape(words)):

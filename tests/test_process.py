@@ -600,6 +600,62 @@ def test_a_ready_message_of_the_wrong_shape(fast: None) -> None:
     assert "'engine' is a required property" in str(caught.value)
 
 
+_ENGINE = '"engine": {"name": "e", "version": "1", "levels": ["scoring"]}'
+
+
+@pytest.mark.parametrize(
+    ("ready", "where"),
+    [
+        ('{"ready": true, "protocol": "1", ' + _ENGINE + "}", "$.protocol"),
+        ('{"ready": true, "protocol": "2", ' + _ENGINE + "}", "$.protocol"),
+        ('{"ready": true, "protocol": 1.5, ' + _ENGINE + "}", "$.protocol"),
+        ('{"ready": true, "protocol": 2.5, ' + _ENGINE + "}", "$.protocol"),
+        ('{"ready": true, "protocol": true, ' + _ENGINE + "}", "$.protocol"),
+        ('{"ready": true, "protocol": false, ' + _ENGINE + "}", "$.protocol"),
+        ('{"ready": true, "protocol": null, ' + _ENGINE + "}", "$.protocol"),
+        ('{"ready": true, "protocol": [1], ' + _ENGINE + "}", "$.protocol"),
+        ('{"ready": true, "protocol": {"v": 1}, ' + _ENGINE + "}", "$.protocol"),
+        ('{"ready": true, ' + _ENGINE + "}", "'protocol' is a required property"),
+        ('{"ready": true, "protocol": 1}', "'engine' is a required property"),
+        ('{"ready": true, "protocol": 1, "engine": "e"}', "$.engine"),
+        (
+            '{"ready": true, "protocol": 1, "engine": {"name": "e", "version": "1", "levels": "scoring"}}',
+            "$.engine.levels",
+        ),
+        (
+            '{"ready": true, "protocol": 1, "engine": {"name": 5, "version": "1", "levels": []}}',
+            "$.engine.name",
+        ),
+        (
+            '{"ready": true, "protocol": 1, "engine": {"name": "e", "version": 1, "levels": []}}',
+            "$.engine.version",
+        ),
+        ('{"ready": "yes", "protocol": 1, ' + _ENGINE + "}", "$.ready"),
+    ],
+)
+def test_a_wrongly_typed_ready_field_is_the_wrong_shape_not_another_version(
+    fast: None, ready: str, where: str
+) -> None:
+    with engine("ready_line.py", ready) as connection:
+        with pytest.raises(ProcessEngineError) as caught:
+            connection.info()
+        assert caught.value.kind is Failure.BAD_MESSAGE, caught.value
+        assert "the ready message does not follow ready.json" in str(caught.value)
+        assert where in str(caught.value)
+        assert "version mismatch" not in str(caught.value)
+
+
+@pytest.mark.parametrize("version", ["0", "2", "-1", "99999999999999999999"])
+def test_only_another_integer_version_is_a_version_mismatch(fast: None, version: str) -> None:
+    with engine(
+        "ready_line.py", '{"ready": true, "protocol": ' + version + ", " + _ENGINE + "}"
+    ) as connection:
+        with pytest.raises(ProcessEngineError) as caught:
+            connection.info()
+        assert caught.value.kind is Failure.PROTOCOL_MISMATCH
+        assert f"the engine speaks protocol {version}, the harness protocol 1" in str(caught.value)
+
+
 def test_another_protocol_version_is_refused_for_every_case(fast: None) -> None:
     with engine("wrong_protocol.py") as connection:
         for call in (

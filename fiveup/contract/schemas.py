@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from fiveup import PROTOCOL_VERSION
+
 from . import shapes
 from .engine import JSON, EngineInfo, Level
 from .validators import (
@@ -85,6 +87,19 @@ def ready_message(info: EngineInfo) -> dict[str, JSON]:
     if "features" in info:
         engine["features"] = info["features"]
     return {"ready": True, "protocol": info["protocol"], "engine": engine}
+
+
+def other_protocol(ready: JSON) -> int | None:
+    """The protocol version a ready message (or an ``info()``) names, if another integer.
+
+    None when the version is the harness's or not an integer at all. Only such a version refuses
+    the engine for the whole run; a version of the wrong type (``"1"``, ``true``, ``1.5``,
+    ``null``) makes the message one of the wrong shape, like any other wrongly typed field.
+    """
+    spoken = ready.get("protocol") if isinstance(ready, dict) else None
+    if isinstance(spoken, bool) or not isinstance(spoken, int) or spoken == PROTOCOL_VERSION:
+        return None
+    return spoken
 
 
 def info_problem(info: JSON) -> str | None:
