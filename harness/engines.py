@@ -275,10 +275,17 @@ _HINTS = {
     "one reply per request and nothing else",
 }
 
+_STOPPED_HINT = (
+    "a stopped process cannot answer: does the engine send itself SIGSTOP or SIGTSTP (or "
+    "raise(SIGSTOP), kill -STOP $$), or does a debugger or job control stop it?"
+)
+
 
 def startup_hint(error: Exception) -> str:
     """What usually causes an engine to fail before it is ready, for the report."""
     if isinstance(error, ProcessEngineError):
+        if error.kind is Failure.TIMEOUT and error.stopped:
+            return _STOPPED_HINT
         return _HINTS.get(error.kind, "")
     if "protocol version mismatch" in str(error):
         return _HINTS[Failure.PROTOCOL_MISMATCH]

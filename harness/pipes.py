@@ -152,6 +152,8 @@ class _Stat:
     start: int
     """Start time in clock ticks since boot: a later process has a larger one."""
     zombie: bool
+    stopped: bool = False
+    """Stopped by a signal (SIGSTOP, SIGTSTP...) or by a tracer: state ``T`` or ``t``."""
 
 
 def _stat(pid: int) -> _Stat | None:
@@ -162,7 +164,13 @@ def _stat(pid: int) -> _Stat | None:
         return None
     fields = data[data.rfind(b")") + 2 :].split()  # the name may hold spaces and brackets
     try:
-        return _Stat(int(fields[1]), int(fields[3]), int(fields[19]), fields[0] in (b"Z", b"X"))
+        return _Stat(
+            int(fields[1]),
+            int(fields[3]),
+            int(fields[19]),
+            fields[0] in (b"Z", b"X"),
+            fields[0] in (b"T", b"t"),
+        )
     except (IndexError, ValueError):
         return None
 
@@ -512,6 +520,19 @@ class EngineProcess:
             if time.monotonic() >= deadline:
                 return None
             time.sleep(0.002)
+
+    def stopped(self) -> int | None:
+        """The pid of a process of the engine that is stopped by a signal or a tracer, else None.
+
+        The engine's own process is looked at first, then the others of its family (under a
+        sandbox the engine runs below bwrap). Always None where ``/proc`` cannot tell.
+        """
+        if not tracks_descendants() or not self._killer.alive:
+            return None
+        root = _stat(self.popen.pid)
+        if root is not None and root.stopped:
+            return self.popen.pid
+        return min((p for p, stat in self.family.members().items() if stat.stopped), default=None)
 
     def kill(self) -> None:
         """Kill every process of the engine's family, reap them and release the pipes."""

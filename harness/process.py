@@ -178,7 +178,8 @@ class ProcessEngineError(EngineError):
 
     ``exit_code`` is the engine's own exit status when it exited by itself (negative: killed
     by that signal); ``stderr_tail`` is the end of what it wrote on stderr; ``not_executable``
-    is True when the command could not be executed at all (a missing program, no permission).
+    is True when the command could not be executed at all (a missing program, no permission);
+    ``stopped`` is True for a timeout while a process of the engine was stopped by a signal.
     """
 
     def __init__(
@@ -189,6 +190,7 @@ class ProcessEngineError(EngineError):
         exit_code: int | None = None,
         stderr_tail: str = "",
         not_executable: bool = False,
+        stopped: bool = False,
     ) -> None:
         """Describe a failure of ``kind``; ``detail`` says what the engine did."""
         message = f"{kind.value}: {detail}"
@@ -200,6 +202,7 @@ class ProcessEngineError(EngineError):
         self.exit_code = exit_code
         self.stderr_tail = stderr_tail
         self.not_executable = not_executable
+        self.stopped = stopped
 
 
 def _excerpt(data: bytes, limit: int = 120) -> str:
@@ -450,13 +453,34 @@ class ProcessEngine:
     # ------------------------------------------------------------------ internals
 
     def _fail(
-        self, proc: EngineProcess, kind: Failure, detail: str, exit_code: int | None = None
+        self,
+        proc: EngineProcess,
+        kind: Failure,
+        detail: str,
+        exit_code: int | None = None,
+        stopped: bool = False,
     ) -> NoReturn:
         proc.kill()
         if self._proc is proc:
             self._proc = None
         self._last_tail = tail = proc.tail.text()
-        raise ProcessEngineError(kind, detail, exit_code=exit_code, stderr_tail=tail)
+        raise ProcessEngineError(
+            kind, detail, exit_code=exit_code, stderr_tail=tail, stopped=stopped
+        )
+
+    def _fail_late(self, proc: EngineProcess, waited: str) -> NoReturn:
+        """A timeout; said so when the engine could not answer because it is stopped."""
+        pid = proc.stopped()
+        if pid is None:
+            self._fail(proc, Failure.TIMEOUT, f"{waited}; the engine's processes were killed")
+        who = "the engine" if pid == proc.popen.pid else f"process {pid} of the engine"
+        self._fail(
+            proc,
+            Failure.TIMEOUT,
+            f"{waited}: {who} was stopped by a signal (it stopped itself, or another process or "
+            "a debugger stopped it); the engine's processes were killed",
+            stopped=True,
+        )
 
     def _gone(self, proc: EngineProcess, partial: bytes, doing: str) -> NoReturn:
         code = proc.wait_exit(_EXIT_GRACE)
@@ -514,11 +538,7 @@ class ProcessEngine:
             proc.send(start.encode() + b"\n", deadline)
             line = proc.read_line(deadline)
         except Timeout:
-            self._fail(
-                proc,
-                Failure.TIMEOUT,
-                f"no ready message within {self.start_timeout:g} s; the engine was killed",
-            )
+            self._fail_late(proc, f"no ready message within {self.start_timeout:g} s")
         except LineTooLong:
             self._fail(proc, Failure.LINE_TOO_LONG, self._too_long("instead of the ready message"))
         except EndOfOutput as eof:
@@ -579,12 +599,7 @@ class ProcessEngine:
                 f"time limit ({self.timeout:g} s), and the engine's processes were killed",
                 code,
             )
-        self._fail(
-            proc,
-            Failure.TIMEOUT,
-            f"no reply to seq {seq} (level {level}) within {self.timeout:g} s; "
-            "the engine's processes were killed",
-        )
+        self._fail_late(proc, f"no reply to seq {seq} (level {level}) within {self.timeout:g} s")
 
     def _reply_line(
         self, proc: EngineProcess, seq: int, level: str, deadline: float, spin: float = 0.0

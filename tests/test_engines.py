@@ -11,7 +11,14 @@ from fakes import Broken
 
 from fiveup.contract.engine import JSON, Engine
 from fiveup.errors import EngineError, UsageError
-from fiveup.harness.engines import TimedEngine, close_engine, handshake, load_engine
+from fiveup.harness.engines import (
+    TimedEngine,
+    close_engine,
+    handshake,
+    load_engine,
+    startup_hint,
+)
+from fiveup.harness.process import Failure, ProcessEngineError
 
 
 def test_a_handshake_is_judged_as_the_ready_message() -> None:
@@ -36,6 +43,12 @@ def test_a_handshake_is_judged_as_the_ready_message() -> None:
     ]:
         with pytest.raises(EngineError, match=re.escape(words)):
             handshake(Broken(bad))
+
+
+def test_a_stopped_engine_is_hinted_at_as_stopped_not_as_unflushed() -> None:
+    assert "flushed" in startup_hint(ProcessEngineError(Failure.TIMEOUT, "no ready message"))
+    hint = startup_hint(ProcessEngineError(Failure.TIMEOUT, "no ready message", stopped=True))
+    assert "SIGSTOP" in hint and "flushed" not in hint
 
 
 def test_a_hanging_in_process_engine_is_cut_off() -> None:

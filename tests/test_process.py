@@ -19,6 +19,7 @@ import pytest
 from fiveup import PROTOCOL_VERSION
 from fiveup.contract.engine import Engine, Level
 from fiveup.errors import EngineError, UnsupportedCase, UsageError
+from fiveup.harness.pipes import tracks_descendants
 from fiveup.harness.process import (
     SCHEMA_NAMES,
     Failure,
@@ -532,6 +533,27 @@ def test_no_ready_message_times_out(fast: None) -> None:
     assert "no ready message within 0.5 s" in str(caught.value)
 
 
+@pytest.mark.skipif(not tracks_descendants(), reason="a stopped process is seen in /proc only")
+def test_an_engine_that_stops_itself_is_said_to_be_stopped(fast: None) -> None:
+    connection = engine("stops_itself.py", "start", start_timeout=0.5)
+    with pytest.raises(ProcessEngineError) as caught:
+        connection.info()
+    assert caught.value.kind is Failure.TIMEOUT and caught.value.stopped
+    assert "no ready message within 0.5 s: the engine was stopped by a signal" in str(caught.value)
+    connection = engine("stops_itself.py", "run", timeout=0.5)
+    error = failure(connection, 1)
+    assert error.kind is Failure.TIMEOUT and error.stopped
+    assert "within 0.5 s: the engine was stopped by a signal" in str(error)
+    assert connection.starts == 1
+
+
+def test_a_hang_is_not_said_to_be_stopped(fast: None) -> None:
+    connection = engine("hang.py", "start", start_timeout=0.5)
+    with pytest.raises(ProcessEngineError) as caught:
+        connection.info()
+    assert not caught.value.stopped and "stopped" not in str(caught.value)
+
+
 def test_close_kills_an_engine_that_ignores_stop(fast: None) -> None:
     connection = engine("hang.py", "run", stop_timeout=0.3)
     connection.run("scoring", echo(1))
@@ -619,7 +641,8 @@ _ENGINE = '"engine": {"name": "e", "version": "1", "levels": ["scoring"]}'
         ('{"ready": true, "protocol": 1}', "'engine' is a required property"),
         ('{"ready": true, "protocol": 1, "engine": "e"}', "$.engine"),
         (
-            '{"ready": true, "protocol": 1, "engine": {"name": "e", "version": "1", "levels": "scoring"}}',
+            '{"ready": true, "protocol": 1, "engine": {"name": "e", "version": "1", '
+            '"levels": "scoring"}}',
             "$.engine.levels",
         ),
         (
