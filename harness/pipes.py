@@ -490,6 +490,11 @@ class EngineProcess:
             if remaining <= 0 or (not filled and time.monotonic() >= deadline):
                 raise Timeout
 
+    @property
+    def partial(self) -> bytes:
+        """What the engine wrote of a line it has not ended yet (after a :class:`Timeout`)."""
+        return bytes(self._buf)
+
     def unrequested(self) -> bytes | None:
         """Whatever the engine wrote on stdout since the last line was read, without waiting."""
         if not self._buf:

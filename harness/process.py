@@ -470,6 +470,9 @@ class ProcessEngine:
 
     def _fail_late(self, proc: EngineProcess, waited: str) -> NoReturn:
         """A timeout; said so when the engine could not answer because it is stopped."""
+        partial = proc.partial
+        if partial:
+            waited += f", in the middle of the line {_excerpt(partial)} (no newline came)"
         pid = proc.stopped()
         if pid is None:
             self._fail(proc, Failure.TIMEOUT, f"{waited}; the engine's processes were killed")

@@ -547,6 +547,14 @@ def test_an_engine_that_stops_itself_is_said_to_be_stopped(fast: None) -> None:
     assert connection.starts == 1
 
 
+def test_a_timeout_in_the_middle_of_a_line_shows_that_line(fast: None) -> None:
+    error = failure(engine("half_line.py", timeout=0.5), 1)
+    assert error.kind is Failure.TIMEOUT
+    assert """within 0.5 s, in the middle of the line '{"seq": 1, "observ' (no newline""" in str(
+        error
+    )
+
+
 def test_a_hang_is_not_said_to_be_stopped(fast: None) -> None:
     connection = engine("hang.py", "start", start_timeout=0.5)
     with pytest.raises(ProcessEngineError) as caught:
