@@ -123,7 +123,7 @@ ENGINES = [
     # Its parent in the sandbox is bwrap's init, whose stdout is the engine's own: when /proc
     # lets it write there (as root it does), it wrote on its own output.
     Hostile("parent_stdout", CONFORMS, (NOT_JSON, CONFORMS), subprocess=True),
-    Hostile("kill_parent", Outcome(-signal.SIGTERM), CONFORMS, subprocess=True),
+    Hostile("kill_parent", Outcome(128 + signal.SIGTERM), CONFORMS, subprocess=True),
     Hostile("read_corpus", CONFORMS, Outcome(1, "no answers to copy")),
     Hostile("read_fixtures_arg", CONFORMS, Outcome(1, "no answers to copy"), args=("{fixtures}",)),
     Hostile("peek_report", CONFORMS, Outcome(1, "is out of sight"), args=("{report}",)),
@@ -316,14 +316,15 @@ def _run(
     result = _certify(hostile, sandbox, tmp_path, marker, port, sockets)
     expected = {o.exit_code: o for o in hostile.outcomes(sandbox)}.get(result.exit_code)
     assert expected is not None, (result.exit_code, result.stdout, result.stderr)
-    if expected.exit_code >= 0:
+    ended = expected.exit_code < 0 or expected.exit_code > 128  # by a signal: no report
+    if not ended:
         assert result.report is not None, result.stderr
         assert expected.reason in _reasons(result.report)
         assert result.report["conforms"] is (expected.exit_code == 0)
     if expected.exit_code == 0:
         engine = result.report["engine"] if result.report else None
         assert isinstance(engine, dict) and engine["name"] == hostile.script
-    _none_left(marker, patience=30.0 if expected.exit_code < 0 else 0.0)  # a wait, not a bound
+    _none_left(marker, patience=30.0 if ended else 0.0)  # a wait, not a bound
     if result.report is not None:  # still the report certify wrote
         assert (tmp_path / "report.json").read_text() == result.report_text
     return result
@@ -401,6 +402,8 @@ def test_an_engine_that_kills_its_parent(sandbox: bool, tmp_path: Path) -> None:
     result = _run("kill_parent", sandbox, tmp_path)
     if not sandbox:
         assert result.report is None  # no report at all rather than a wrong one
+        assert "fiveup certify: terminated by SIGTERM" in result.stderr
+        assert "Traceback" not in result.stderr
 
 
 @pytest.mark.parametrize("sandbox", MODES)

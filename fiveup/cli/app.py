@@ -15,9 +15,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import signal
 import sys
-from collections.abc import Callable, Sequence
-from types import ModuleType
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from types import FrameType, ModuleType
 from typing import TextIO
 
 from fiveup import PROTOCOL_VERSION, SUITE_VERSION
@@ -26,7 +28,16 @@ from fiveup.harness.text import cut, printable
 
 from .common import Exit, Parser, Streams
 
-__all__ = ["COMMANDS", "INTERRUPTED", "MESSAGE_LINE", "Command", "main", "shown"]
+__all__ = [
+    "COMMANDS",
+    "INTERRUPTED",
+    "MESSAGE_LINE",
+    "TERMINATING",
+    "Command",
+    "Terminated",
+    "main",
+    "shown",
+]
 
 
 class Command:
@@ -149,6 +160,45 @@ def _parser(
     return parser, children
 
 
+class Terminated(BaseException):
+    """The process was asked to end by a signal (:data:`TERMINATING`), raised where it runs.
+
+    The stack unwinds as after Ctrl-C, so every engine process the harness started is killed
+    on the way out, before the exit code ``128 + signal``; no report is written.
+    """
+
+    def __init__(self, signum: int) -> None:
+        """Terminated by the signal ``signum``."""
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+TERMINATING: tuple[signal.Signals, ...] = (signal.SIGTERM,) + (
+    (signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()
+)
+"""The signals that end a command as :class:`Terminated` instead of at once: one from
+``kill``, a CI runner's time limit or a closed terminal (or an engine that signals its parent)
+would otherwise leave the engine's processes running."""
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise Terminated(signum)
+
+
+@contextlib.contextmanager
+def _terminable() -> Iterator[None]:
+    """Within: :data:`TERMINATING` raise :class:`Terminated` (main thread only; else as is)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {signum: signal.signal(signum, _terminate) for signum in TERMINATING}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
 def main(
     argv: Sequence[str] | None = None,
     stdout: TextIO | None = None,
@@ -158,6 +208,18 @@ def main(
     """Run the command line; returns the exit code."""
     streams = Streams(stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
     words = list(sys.argv[1:] if argv is None else argv)
+    name = next((w for w in words if w in {c.NAME for c in COMMANDS}), None)
+    prefix = f"fiveup {name}" if name else "fiveup"
+    try:
+        with _terminable():
+            return _main(words, streams)
+    except Terminated as exc:  # the engines are killed by now, as the stack unwound
+        with contextlib.suppress(OSError):
+            streams.stderr.write(f"{prefix}: terminated by {exc}\n")
+        return 128 + exc.signum
+
+
+def _main(words: list[str], streams: Streams) -> int:
     name = next((w for w in words if w in {c.NAME for c in COMMANDS}), None)
     prefix = f"fiveup {name}" if name else "fiveup"
     try:
