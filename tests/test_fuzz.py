@@ -13,10 +13,12 @@ import yaml
 from fiveup.cli import main
 from fiveup.contract.engine import JSON, EngineInfo, Level
 from fiveup.contract.notation import Action
+from fiveup.errors import EngineError
 from fiveup.fuzz.campaign import Shard, run_campaign
 from fiveup.fuzz.cases import LEVEL_WEIGHTS, observed_case, random_case
 from fiveup.harness.levels import LEVELS
 from fiveup.harness.process import ProcessEngine
+from fiveup.harness.runner import Status
 from fiveup.reference.engine import ReferenceEngine
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -252,6 +254,27 @@ def test_a_pipelined_candidate_is_judged_as_one_run_request_at_a_time() -> None:
     assert sorted(d.index for d in wrong.divergences) == sorted(
         d.index for d in run_campaign(ReferenceEngine(), _wrong(), 5, range(120)).divergences
     )
+
+
+class _FailsOnce(_Piped):
+    """A pipelined reference that fails its 3rd request once, as a process engine that timed
+    out or wrote output nobody asked for does; played again (a fresh process), it passes."""
+
+    def submit(
+        self, level: str, given: dict[str, JSON], known: dict[str, JSON] | None = None
+    ) -> None:
+        if self.sent == 2:
+            self.sent += 1
+            raise EngineError("engine timed out: no reply to seq 3 within 1 s")
+        super().submit(level, given, known)
+
+
+def test_a_failure_that_does_not_repeat_on_a_second_try_is_still_reported() -> None:
+    tally = run_campaign(ReferenceEngine(), _FailsOnce(ReferenceEngine()), 8, range(20))
+    assert tally.cases == 20
+    [divergence] = tally.divergences
+    assert divergence.result.status is Status.ERROR
+    assert "engine timed out: no reply to seq 3" in divergence.result.message
 
 
 def test_over_the_protocol_a_campaign_finds_what_it_finds_in_process() -> None:

@@ -441,6 +441,21 @@ class _Job:
     replaying: bool = False
     known: dict[str, JSON] | None = None
     """The observation its reply in flight may carry byte for byte."""
+    failure: Exception | None = None
+    """What the engine raised for its request in flight, if anything."""
+
+
+class _Failing:
+    """An engine whose every answer is one failure seen already: the runner words its error."""
+
+    def __init__(self, failure: EngineError) -> None:
+        self.failure = failure
+
+    def info(self) -> EngineInfo:
+        raise self.failure
+
+    def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
+        raise self.failure
 
 
 _SPIN: Final = 0.0002
@@ -471,6 +486,9 @@ class _Pipeline:
         self.ready: deque[_Job] = deque()
         self.vouched = _exactly_typed(baseline)
         self.tries = self.hits = 0
+        self.unrepeated: set[int] = set()
+        """The indexes of the cases whose failure did not repeat when played again: not shrunk,
+        since a shorter case would not show it either."""
 
     def prepare(self) -> bool:
         """Make the next case and the baseline's observation of it; False when none is left."""
@@ -493,9 +511,27 @@ class _Pipeline:
             self.tries += job.known is not None
         try:
             self.pipe.submit(job.level.value, request, job.known)
-        except Exception:  # the runner says what the engine did
+        except Exception as exc:  # the runner says what the engine did
+            job.failure = exc
             return False
         return True
+
+    def failed(self, job: _Job) -> tuple[int, Level, Found]:
+        """The verdict on a case whose request failed: the runner's, played again.
+
+        An engine failure (a timeout, output nobody asked for, a crash) that the case played
+        again on a fresh process does not repeat is still the case's error: it happened.
+        """
+        verdict = self.slow(job)
+        failure, job.failure = job.failure, None
+        if verdict[2] is not None or not isinstance(failure, EngineError):
+            return verdict
+        seen = _judged(
+            _Failing(failure), self.levels, self.seed, job.index, job.level, job.given,
+            job.expected,
+        )  # fmt: skip
+        self.unrepeated.add(job.index)
+        return job.index, job.level, seen
 
     def slow(self, job: _Job) -> tuple[int, Level, Found]:
         found = _judged(
@@ -511,8 +547,11 @@ class _Pipeline:
                 if not self.ready and not self.prepare():
                     return
                 job = self.ready.popleft()
-                if job.level.value not in self.levels or not self.send(job, job.request):
+                if job.level.value not in self.levels:
                     yield self.slow(job)
+                    continue
+                if not self.send(job, job.request):
+                    yield self.failed(job)
                     continue
                 flight = job
             if not self.ready:
@@ -529,8 +568,9 @@ class _Pipeline:
         known = job.known
         try:
             observed = self.pipe.collect(_SPIN)
-        except Exception:  # the runner says what the engine did
-            return self.slow(job)
+        except Exception as exc:  # the runner says what the engine did
+            job.failure = exc
+            return self.failed(job)
         if job.replaying:
             passed = observed is known or _unchanged(
                 self.candidate, job.level, job.expected, observed
@@ -544,7 +584,7 @@ class _Pipeline:
         if prefix is None:
             return job.index, job.level, None
         job.replaying = True
-        return None if self.send(job, prefix) else self.slow(job)
+        return None if self.send(job, prefix) else self.failed(job)
 
 
 def _shrink(
@@ -703,13 +743,16 @@ def _campaign(
     start = time.perf_counter()
     free = _standard_reference(baseline)  # its observations of round cases come with them
     pipe = pipelined(candidate)
+    unrepeated: set[int] = set()
     if pipe is not None:
         cases = (
             (index, level, given, observation if free else None)
             for index in indexes
             for level, given, observation in (observed_case(seed, index, players, chosen),)
         )
-        verdicts = _Pipeline(baseline, candidate, declared, seed, cases, pipe).verdicts()
+        pipeline = _Pipeline(baseline, candidate, declared, seed, cases, pipe)
+        unrepeated = pipeline.unrepeated
+        verdicts = pipeline.verdicts()
     else:
         judge = _Judge(baseline, candidate, declared, seed)
         verdicts = judge.verdicts(seed, indexes, players, chosen, free)
@@ -720,7 +763,10 @@ def _campaign(
             name = level._value_  # the member's value itself (``.value`` is a property)
             tally.by_level[name] = tally.by_level.get(name, 0) + 1
             if found is not None:
-                case, result = _shrink(baseline, candidate, declared, found)
+                if index in unrepeated:
+                    case, result = found
+                else:
+                    case, result = _shrink(baseline, candidate, declared, found)
                 kind = kind_of(case, result)
                 seen = kinds[kind] = kinds.get(kind, 0) + 1
                 kept = out is not None and (keep is None or seen <= keep)
