@@ -7,7 +7,11 @@ agrees with the schema on every reply it lets through.
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from fiveup.contract.engine import JSON
 from fiveup.contract.messages import (
@@ -24,6 +28,7 @@ from fiveup.contract.messages import (
     clip,
     decode,
     reply_from_json,
+    values_over,
 )
 from fiveup.contract.schemas import message_problem
 
@@ -143,3 +148,32 @@ def test_decode_refuses_what_readers_would_read_differently(line: str, said: str
 def test_decode_reads_what_compact_writes() -> None:
     message = Observed(3, {"value": 15, "events": [{"seat": 0}, {"seat": 1}]}).to_json()
     assert decode(COMPACT.encode(message)) == message
+
+
+def _values(value: JSON) -> int:
+    if isinstance(value, dict):
+        return 1 + sum(1 + _values(v) for v in value.values())
+    if isinstance(value, list):
+        return 1 + sum(_values(v) for v in value)
+    return 1
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='ab"\\[]{},: \n'),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(alphabet='a"\\[]{},:', max_size=3), inner, max_size=4)
+    ),
+    max_leaves=30,
+)
+
+
+@given(_JSON, st.booleans())
+def test_values_over_counts_the_values_a_decoding_builds_never_fewer(
+    value: JSON, spaced: bool
+) -> None:
+    count = _values(value)
+    text = (json.dumps(value, indent=1) if spaced else COMPACT.encode(value)).encode()
+    assert values_over(text, count - 1)  # never fewer: a report within the limit is within it
+    if not spaced:
+        assert not values_over(text, count)  # and exactly: strings' commas are not values

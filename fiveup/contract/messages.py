@@ -19,6 +19,7 @@ received, and :func:`clip` the one way a long text from the other side is shorte
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import ClassVar, Final, NoReturn
 
@@ -41,6 +42,7 @@ __all__ = [
     "clip",
     "decode",
     "reply_from_json",
+    "values_over",
 ]
 
 COMPACT: Final = json.JSONEncoder(separators=(",", ":"), allow_nan=False, check_circular=False)
@@ -75,6 +77,32 @@ def decode(line: str) -> JSON:
     raises RecursionError.
     """
     return _DECODER.decode(line)
+
+
+_STRING: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_OPENERS: Final = (b"[", b"{", b",", b":")
+
+
+def _openers(data: bytes) -> int:
+    # an empty [] or {} is one value, not two; one inside a string had its [ or { counted too
+    empty = data.count(b"[]") + data.count(b"{}")
+    return 1 + sum(data.count(char) for char in _OPENERS) - empty
+
+
+def values_over(data: bytes, limit: int) -> bool:
+    """Whether :func:`decode` would build more than ``limit`` values from ``data``, names included.
+
+    Counted on the bytes, before anything is built: every value and member name but the first
+    follows a ``[``, ``{``, ``,`` or ``:`` (an empty ``[]`` or ``{}`` holds none). Those inside
+    strings count only when the quick count with them is already over ``limit``; then they are
+    counted again with each string as one character. The
+    memory that decoding takes is bounded by the values it builds (at most ~100 bytes each in
+    CPython) and the text, not by the size of a file alone: a file of ``[],`` builds 25 bytes
+    for each of its bytes.
+    """
+    if _openers(data) <= limit:
+        return False
+    return _openers(_STRING.sub(b"0", data)) > limit  # "a" as 0: ["a"] is not an empty []
 
 
 class MessageError(ValueError):
