@@ -409,7 +409,7 @@ def kinds() -> list[Kind]:
         Kind("unclosed-flow", text("cases: [a, b\n"), 2, "YAML error"),
         Kind("empty", text(""), 1, "empty file"),
         Kind("only-comments", text("# nothing\n# here\n"), 1, "empty file"),
-        Kind("top-level-list", text("- a\n- b\n"), 1, "is not of type 'object'"),
+        Kind("top-level-list", text("- a\n- b\n"), 1, 'is not of type "object"'),
         Kind("too-many-values", text("cases: [" + "0," * 60_000 + "0]\n"), 1, "too many values"),
         # the schema and the notation
         Kind(
@@ -430,7 +430,7 @@ def kinds() -> list[Kind]:
             "action-with-final-newline",
             text(ROUND.replace('"1 draw"', '"1 draw\\n"')),
             14,
-            "'1 draw\\n' holds a line break",
+            '"1 draw\\n" holds a line break',
             "/cases/0/given/actions/1",
         ),
         Kind(
@@ -483,7 +483,7 @@ def kinds() -> list[Kind]:
             "id-of-600-kb",
             text(SCORING.replace("t.scoring.credit-15", long_id)),
             2,
-            "schema: 'xxxx",
+            'schema: "xxxx',
             "/cases/0/id",
         ),
         Kind("escape-inside-a-quoted-id", text(escape_id), 2, "U+001B in a quoted", "/cases/0/id"),

@@ -82,7 +82,7 @@ BAD: list[tuple[type, JSON, str]] = [
     (Ready, [], "object"),
     (Run, {"cmd": "run", "seq": -1, "level": "scoring", "given": {}}, "$.seq"),
     (Stop, {"cmd": "halt"}, "stop"),
-    (Stopped, {"stopped": False}, "True"),
+    (Stopped, {"stopped": False}, "true was expected"),
     (Observed, {"seq": 1, "errored": "x"}, "not a reply of the kind Observed"),
 ]
 

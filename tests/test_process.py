@@ -206,7 +206,7 @@ def test_schemas_accept_the_documented_shapes(name: str, message: dict[str, Any]
 @pytest.mark.parametrize(
     ("name", "message", "where"),
     [
-        ("start", {"cmd": "start"}, "'protocol' is a required property"),
+        ("start", {"cmd": "start"}, '"protocol" is a required property'),
         (
             "ready",
             {
@@ -257,7 +257,7 @@ def test_schemas_accept_the_documented_shapes(name: str, message: dict[str, Any]
             {**LAYOUT, "error": {"at": 2, "rule": "spn2", "message": "x"}},
             "$.error",
         ),
-        ("observation-layout", {"steps": [], "layout": TABLE}, "'error' is a required property"),
+        ("observation-layout", {"steps": [], "layout": TABLE}, '"error" is a required property'),
         (
             "observation-layout",
             {**LAYOUT, "layout": {**TABLE, "tiles": ["[1|7]"]}},
@@ -597,7 +597,7 @@ def test_a_ready_message_of_the_wrong_shape(fast: None) -> None:
         engine("wrong_shape.py", "ready").info()
     assert caught.value.kind is Failure.BAD_MESSAGE
     assert "the ready message does not follow ready.json" in str(caught.value)
-    assert "'engine' is a required property" in str(caught.value)
+    assert '"engine" is a required property' in str(caught.value)
 
 
 def test_another_protocol_version_is_refused_for_every_case(fast: None) -> None:
