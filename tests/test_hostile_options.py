@@ -186,7 +186,7 @@ ATTACKS = [
     Attack(
         "render-observation-wide-twice",
         ("render", "--observation", "{path}"),
-        ("'k0' appears twice",),
+        ('"k0" appears twice',),
         "wide-twice",
     ),
     Attack("compare-wide-twice", ("compare", "{path}", "{path}"), ("appears twice",), "wide-twice"),

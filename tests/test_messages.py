@@ -132,12 +132,16 @@ def test_clip_keeps_short_text_and_marks_the_cut() -> None:
 @pytest.mark.parametrize(
     ("line", "said"),
     [
-        ('{"seq": 1, "seq": 2}', "the name 'seq' appears twice"),
-        ('{"a": [{"b": 1, "b": 1}]}', "the name 'b' appears twice"),
+        ('{"seq": 1, "seq": 2}', 'the name "seq" appears twice'),
+        ('{"a": [{"b": 1, "b": 1}]}', 'the name "b" appears twice'),
         ('{"value": NaN}', "NaN is not a JSON number"),
         ("[Infinity]", "Infinity is not a JSON number"),
         ('{"x": -Infinity}', "-Infinity is not a JSON number"),
         ('{"seq": 1', "Expecting"),
+        ('{"value": 1e999}', "1e999 is past the largest number"),  # Python read infinity
+        ('{"value": -1E400}', "-1E400 is past the largest number"),
+        ("[" + "9" * 5000 + "]", "a whole number of 5,000 digits: at most 4,300 are read"),
+        ('{"s\u202e": 1, "s\u202e": 2}', 'the name "s\\\\u202e" appears twice'),
     ],
 )
 def test_decode_refuses_what_readers_would_read_differently(line: str, said: str) -> None:

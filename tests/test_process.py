@@ -561,7 +561,7 @@ def test_output_that_is_not_json(fast: None) -> None:
 
 @pytest.mark.parametrize(
     ("value", "said"),
-    [(14, "the name 'observation' appears twice in one object"), (16, "NaN is not a JSON number")],
+    [(14, 'the name "observation" appears twice in one object'), (16, "NaN is not a JSON number")],
     ids=["member-twice", "nan"],
 )
 def test_a_reply_only_a_lenient_reader_takes_is_not_json(fast: None, value: int, said: str) -> None:

@@ -122,8 +122,10 @@ def test_merged_reports_are_refused_past_2_million_values_together(tmp_path: Pat
     [
         ('{"cases": [], "x": [' + "0," * REPORT_MAX_VALUES + "0]}", "more than 2,000,000"),
         ('{"cases": []} []', "not JSON: Extra data"),
-        ('{"cases": [], "cases": []}', "not JSON: the name 'cases' appears twice"),
+        ('{"cases": [], "cases": []}', 'not JSON: the name "cases" appears twice'),
         ('{"cases": [], "x": NaN}', "not JSON: NaN is not a JSON number"),
+        ('{"cases": [], "protocol": 1e999}', "not JSON: 1e999 is past the largest number"),
+        ('{"cases": [], "x": ' + "9" * 10**5 + "}", "not JSON: a whole number of 100,000 digits"),
         ("[" * 100_000, "not read: the JSON nests too deeply"),
         ("", "not JSON: Expecting value"),
     ],

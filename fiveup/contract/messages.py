@@ -19,7 +19,9 @@ received, and :func:`clip` the one way a long text from the other side is shorte
 from __future__ import annotations
 
 import json
+import math
 import re
+import sys
 from dataclasses import dataclass
 from typing import ClassVar, Final, NoReturn
 
@@ -61,11 +63,28 @@ def _unique(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
             if twice in seen:
                 break
             seen.add(twice)
-        raise ValueError(f"the name {clip(twice, 40)!r} appears twice in one object")
+        raise ValueError(f"the name {_quoted(clip(twice, 40))} appears twice in one object")
     return found
 
 
-_DECODER: Final = json.JSONDecoder(object_pairs_hook=_unique, parse_constant=_no_constant)
+def _quoted(name: str) -> str:
+    """A name as JSON writes it, its characters that are not printable escaped."""
+    return "".join(
+        c if c.isprintable() else json.dumps(c)[1:-1] for c in json.dumps(name, ensure_ascii=False)
+    )
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if math.isinf(number):  # 1e999: Python reads infinity, which is no JSON number
+        raise ValueError(f"{clip(text, 40)} is past the largest number (about 1.8e308)")
+    return number
+
+
+_DECODER: Final = json.JSONDecoder(
+    object_pairs_hook=_unique, parse_constant=_no_constant, parse_float=_finite
+)
+_DIGITS: Final = re.compile(r"value has (\d+) digits")
 
 
 def decode(line: str) -> JSON:
@@ -73,10 +92,20 @@ def decode(line: str) -> JSON:
 
     ``NaN`` and ``Infinity`` are no JSON, and an object that names a member twice is read
     differently by different parsers (Python keeps the last), so either side could be judged on
-    a value the other never meant; both are refused. A line nested past the interpreter's limit
-    raises RecursionError.
+    a value the other never meant; both are refused, as is a number too large for a float
+    (``1e999``, which Python would read as infinity) or an integer of more than 4,300 digits
+    (Python's limit). A line nested past the interpreter's limit raises RecursionError.
     """
-    return _DECODER.decode(line)
+    try:
+        return _DECODER.decode(line)
+    except ValueError as exc:
+        digits = _DIGITS.search(str(exc))
+        if digits is None:
+            raise
+        raise ValueError(
+            f"a whole number of {int(digits[1]):,} digits: at most "
+            f"{sys.get_int_max_str_digits():,} are read"
+        ) from None
 
 
 _STRING: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
