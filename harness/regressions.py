@@ -13,6 +13,7 @@ things, and :func:`unlike` says how.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -170,16 +171,22 @@ def _what(case: Mapping[str, Any]) -> str:
     return str(case.get("message") or "")
 
 
+def _named(value: object, unknown: str) -> str:
+    """A report's name of something: text as it is, any other value as JSON writes it."""
+    if value is None:
+        return unknown
+    return value if isinstance(value, str) else json.dumps(value)
+
+
 def _engine(report: Mapping[str, Any]) -> str:
     engine = report.get("engine")
-    name = engine.get("name") if isinstance(engine, dict) else None
-    return str(name) if name is not None else "an unknown engine"
+    return _named(engine.get("name") if isinstance(engine, dict) else None, "an unknown engine")
 
 
 def _corpus(report: Mapping[str, Any]) -> str:
     corpus = report.get("corpus")
     digest = corpus.get("digest") if isinstance(corpus, dict) else None
-    return str(digest) if digest is not None else "an unknown corpus"
+    return _named(digest, "an unknown corpus")
 
 
 def unlike(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
@@ -187,7 +194,7 @@ def unlike(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
     found = []
     for what, value in (
         ("engine", _engine),
-        ("suite version", lambda r: str(r.get("suite", "unknown"))),
+        ("suite version", lambda r: _named(r.get("suite"), "unknown")),
         ("corpus", _corpus),
     ):
         before, after = value(old)[:100], value(new)[:100]  # a report may name anything
