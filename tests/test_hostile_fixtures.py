@@ -404,6 +404,19 @@ def kinds() -> list[Kind]:
             7,
             "duplicate key 'level' (first at line 6)",
         ),
+        Kind(
+            "duplicate-key-three-times",
+            text(SCORING.replace("    level: scoring\n", "    level: scoring\n" * 3)),
+            8,
+            "duplicate key 'level' (first at line 6)",  # the first, not the one just before
+        ),
+        Kind(  # one key in Python: the message said "duplicate key True"
+            "boolean-and-number-keys",
+            text("cases: []\ntrue: a\n1: b\n"),
+            3,
+            "keys true (line 2) and 1 are one key once read: a boolean key is the number 1 or 0",
+        ),
+        Kind("null-keys", text("cases: []\nnull: a\n~: b\n"), 3, "duplicate key null (first"),
         Kind("two-documents", text(SCORING + "---\n" + SCORING), 9, "single document"),
         Kind("tab-indentation", text("cases:\n\t- id: a.b\n"), 2, "YAML error"),
         Kind("unclosed-flow", text("cases: [a, b\n"), 2, "YAML error"),
