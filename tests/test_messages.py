@@ -138,7 +138,8 @@ def test_clip_keeps_short_text_and_marks_the_cut() -> None:
         ("[Infinity]", "Infinity is not a JSON number"),
         ('{"x": -Infinity}', "-Infinity is not a JSON number"),
         ('{"seq": 1', "Expecting"),
-        ('{"value": 1e999}', "1e999 is past the largest number"),  # Python read infinity
+        ('{"value": 1e999}', "1e999 is past the largest number"),
+        ('\ufeff{"value": 1}', "starts with a byte order mark"),  # Python read infinity
         ('{"value": -1E400}', "-1E400 is past the largest number"),
         ("[" + "9" * 5000 + "]", "a whole number of 5,000 digits: at most 4,300 are read"),
         ('{"s\u202e": 1, "s\u202e": 2}', 'the name "s\\\\u202e" appears twice'),

@@ -94,8 +94,11 @@ def decode(line: str) -> JSON:
     differently by different parsers (Python keeps the last), so either side could be judged on
     a value the other never meant; both are refused, as is a number too large for a float
     (``1e999``, which Python would read as infinity) or an integer of more than 4,300 digits
-    (Python's limit). A line nested past the interpreter's limit raises RecursionError.
+    (Python's limit), and a byte order mark. A line nested past the interpreter's limit
+    raises RecursionError.
     """
+    if line.startswith("\ufeff"):  # Python's message would be "Expecting value: line 1 column 1"
+        raise ValueError("it starts with a byte order mark (U+FEFF), which JSON does not allow")
     try:
         return _DECODER.decode(line)
     except ValueError as exc:
