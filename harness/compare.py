@@ -13,6 +13,7 @@ business (:mod:`fiveup.harness.levels`); the walk itself knows no level.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -73,7 +74,9 @@ class Difference:
 def _show(value: JSON) -> str:
     if value == MISSING:
         return "nothing"
-    text = repr(value) if not isinstance(value, str) else value
+    # as the fixture and the observation write it (true, null, {"a": 1}), not repr; ASCII, so
+    # that an engine's U+202E inside a list is escaped, as repr escaped it
+    text = value if isinstance(value, str) else json.dumps(value)
     return text if len(text) <= 300 else text[:297] + "..."
 
 

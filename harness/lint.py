@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 from fiveup.contract.engine import Level
 from fiveup.contract.notation import ALL_TILES, Action, Placement, Point, Tile
 from fiveup.contract.players import HAND_SIZE, side_count
+from fiveup.contract.schemas import json_words
 from fiveup.contract.shapes import fixture_errors
 from fiveup.errors import NotationError
 
@@ -80,8 +81,11 @@ def _schema_problems(src: SourceFile) -> list[Problem]:
 def _schema_message(error: jsonschema.ValidationError) -> str:
     if error.validator == "not" and isinstance(error.instance, str) and "\n" in error.instance:
         # common.json refuses a line break by "not": the message would only quote the schema
-        return f"{error.instance!r} holds a line break: none is allowed here, not even a final one"
-    return error.message
+        return (
+            f"{json_words(repr(error.instance))} holds a line break: none is allowed here, "
+            "not even a final one"
+        )
+    return json_words(error.message)
 
 
 def _leaf_errors(err: jsonschema.ValidationError) -> list[jsonschema.ValidationError]:

@@ -13,13 +13,14 @@ things, and :func:`unlike` says how.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from fiveup.contract.messages import decode
+from fiveup.contract.messages import decode, values_over
 from fiveup.contract.schemas import fixture_schema
 from fiveup.errors import UsageError
 
@@ -31,6 +32,7 @@ from .text import printable
 
 __all__ = [
     "REPORT_MAX_BYTES",
+    "REPORT_MAX_VALUES",
     "CaseChange",
     "Comparison",
     "compare_reports",
@@ -72,23 +74,35 @@ class Comparison:
 
 
 REPORT_MAX_BYTES: Final = 64 << 20
-"""The largest report read: 64 MiB (a report of every fresh case ``certify`` allows is ~3 MB)."""
+"""The largest report read: 64 MiB (one of ``certify --fresh 1000`` failing 1,850 of 2,226
+cases has 9 MB)."""
+REPORT_MAX_VALUES: Final = 2_000_000
+"""The most JSON values (member names included) a report read may hold: the one of 9 MB holds
+430,000. Decoding builds ~100 bytes at most for each, so a report takes at most ~200 MB beside
+its text; a file of 64 MiB of ``[],`` alone would have built 22 million lists, about 3 GB."""
 
 
 def read_report(path: Path) -> dict[str, Any]:
     """A JSON report of ``fiveup certify``, or UsageError naming the file and the problem.
 
     Only a regular file of at most :data:`REPORT_MAX_BYTES` is read: a FIFO or a device is
-    refused, never waited on.
+    refused, never waited on; one of more than :data:`REPORT_MAX_VALUES` values is refused
+    before any is built.
     """
     name = printable(str(path))
     raw = read_bounded(path, REPORT_MAX_BYTES)
     if isinstance(raw, str):
         raise UsageError(f"{name}: {raw}")
+    if values_over(raw, REPORT_MAX_VALUES):
+        raise UsageError(
+            f"{name}: not read: more than {REPORT_MAX_VALUES:,} JSON values "
+            "(a report of certify has fewer)"
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UsageError(f"{name}: not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    del raw  # the text is all that is needed: the bytes would double the memory the decoding takes
     try:
         data: dict[str, Any] = decode(text)
     except RecursionError:
@@ -157,16 +171,22 @@ def _what(case: Mapping[str, Any]) -> str:
     return str(case.get("message") or "")
 
 
+def _named(value: object, unknown: str) -> str:
+    """A report's name of something: text as it is, any other value as JSON writes it."""
+    if value is None:
+        return unknown
+    return value if isinstance(value, str) else json.dumps(value)
+
+
 def _engine(report: Mapping[str, Any]) -> str:
     engine = report.get("engine")
-    name = engine.get("name") if isinstance(engine, dict) else None
-    return str(name) if name is not None else "an unknown engine"
+    return _named(engine.get("name") if isinstance(engine, dict) else None, "an unknown engine")
 
 
 def _corpus(report: Mapping[str, Any]) -> str:
     corpus = report.get("corpus")
     digest = corpus.get("digest") if isinstance(corpus, dict) else None
-    return str(digest) if digest is not None else "an unknown corpus"
+    return _named(digest, "an unknown corpus")
 
 
 def unlike(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
@@ -174,7 +194,7 @@ def unlike(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
     found = []
     for what, value in (
         ("engine", _engine),
-        ("suite version", lambda r: str(r.get("suite", "unknown"))),
+        ("suite version", lambda r: _named(r.get("suite"), "unknown")),
         ("corpus", _corpus),
     ):
         before, after = value(old)[:100], value(new)[:100]  # a report may name anything

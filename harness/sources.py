@@ -360,7 +360,8 @@ class _Open:
     start_chars: int = 0
     key: Any = _NO_KEY
     key_text: str = ""
-    key_lines: dict[Any, int] = field(default_factory=dict)
+    key_lines: dict[Any, tuple[int, Any]] = field(default_factory=dict)
+    """Each key's first line, and the key as written there (``true`` and ``1`` are one key)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -591,13 +592,24 @@ class _Composer:
             )
         first = top.key_lines.get(done.value)
         if first is not None:
-            self.src.refuse(
-                done.line,
-                f"duplicate key {done.value!r} (first at line {first})",
-                pointer([*self._path(), text]),
+            line, before = first
+            what = (
+                f"duplicate key {_yaml_key(done.value)} (first at line {line})"
+                if type(before) is type(done.value)
+                else f"keys {_yaml_key(before)} (line {line}) and {_yaml_key(done.value)} are "
+                "one key once read: a boolean key is the number 1 or 0"
             )
-        top.key_lines[done.value] = done.line
+            self.src.refuse(done.line, what, pointer([*self._path(), text]))
+        else:
+            top.key_lines[done.value] = (done.line, done.value)
         top.key, top.key_text = done.value, text
+
+
+def _yaml_key(key: object) -> str:
+    """A plain key as YAML writes it: ``'cases'``, ``1``, ``true``, ``null``."""
+    if isinstance(key, bool) or key is None:
+        return {True: "true", False: "false", None: "null"}[key]
+    return repr(key)
 
 
 def _yaml_problem(exc: yaml.YAMLError) -> tuple[int, str]:

@@ -253,6 +253,23 @@ def test_compare_prints_a_report_s_words_escaped_and_clipped(tmp_path: Path) -> 
     assert all(line.isprintable() and len(line) < 700 for line in out.splitlines()), out
 
 
+def test_compare_of_unlike_runs_prints_the_reports_names_escaped_and_as_json(
+    tmp_path: Path,
+) -> None:
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps({"cases": GOOD_CASES[:1], "suite": "1"}), encoding="utf-8")
+    for name, suite, shown in (
+        ("\x1b[2J\ud800", "1", "engine an unknown engine against \\x1b[2J\\ud800"),
+        (None, {"a": [True, None]}, 'suite version 1 against {"a": [true, null]}'),
+    ):
+        other = tmp_path / "other.json"
+        data = {"cases": GOOD_CASES[:1], "suite": suite, "engine": {"name": name}}
+        other.write_text(json.dumps(data), encoding="utf-8")
+        code, out, err = run("compare", str(good), str(other), "--allow-different")
+        assert code == 0 and err == "", err  # the lone surrogate crashed the write, ESC went raw
+        assert out.splitlines()[0] == f"comparing unlike runs (--allow-different): {shown}"
+
+
 def test_list_and_show_escape_what_a_title_or_description_may_hold_unprintable(
     tmp_path: Path,
 ) -> None:

@@ -192,7 +192,7 @@ def hostile(tmp_path: Path) -> dict[str, tuple[Path, str]]:
         "not utf-8": (tmp_path / "latin.json", "not UTF-8 text"),
         "not json": (tmp_path / "text.json", "not JSON: Expecting value"),
         "nan": (tmp_path / "nan.json", "not JSON: NaN is not a JSON number"),
-        "twice": (tmp_path / "twice.json", "not JSON: the name 'sum' appears twice"),
+        "twice": (tmp_path / "twice.json", 'not JSON: the name "sum" appears twice'),
         "deep": (tmp_path / "deep.json", "the JSON nests too deeply"),
         "list": (tmp_path / "list.json", "not a JSON object"),
         "match": (tmp_path / "match.json", "neither a layout"),

@@ -624,3 +624,17 @@ def test_thousands_of_first_actions_in_a_divide_give_a_bounded_list_of_differenc
         "5002 first actions",
         "and 4990 more first actions the rules do not allow, not listed one by one",
     )
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual", "text"),
+    [
+        (True, None, "/v: expected true, got null"),
+        ({"a": [1, False]}, "x", '/v: expected {"a": [1, false]}, got x'),
+        (["\u202e"], 5, '/v: expected ["\\u202e"], got 5'),
+    ],
+)
+def test_a_difference_writes_its_values_as_json_not_as_python(
+    expected: JSON, actual: JSON, text: str
+) -> None:
+    assert Difference("/v", expected, actual).text == text

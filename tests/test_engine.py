@@ -224,7 +224,7 @@ def test_a_finished_round_has_a_result_and_no_turn() -> None:
         "next_opener": 0,
     }
     given.pop("scores")  # run.json requires it: the request is not well formed
-    with pytest.raises(UsageError, match="'scores' is a required property"):
+    with pytest.raises(UsageError, match='"scores" is a required property'):
         run("round", given)
 
 
@@ -365,8 +365,8 @@ def test_a_blocked_round_needs_a_new_opener() -> None:
         ("tally", -5, "$.input: -5 is less than the minimum of 0"),
         ("side_penalty", [], "$.input: [] should be non-empty"),
         ("side_penalty", [1, 2, 3], "is too long"),
-        ("credit", [5], "$.input: [5] is not of type 'integer'"),
-        ("side_penalty", 5, "$.input: 5 is not of type 'array'"),
+        ("credit", [5], '$.input: [5] is not of type "integer"'),
+        ("side_penalty", 5, '$.input: 5 is not of type "array"'),
     ],
 )
 def test_every_scoring_function_refuses_inputs_outside_its_domain(

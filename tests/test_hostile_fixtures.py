@@ -404,12 +404,25 @@ def kinds() -> list[Kind]:
             7,
             "duplicate key 'level' (first at line 6)",
         ),
+        Kind(
+            "duplicate-key-three-times",
+            text(SCORING.replace("    level: scoring\n", "    level: scoring\n" * 3)),
+            8,
+            "duplicate key 'level' (first at line 6)",  # the first, not the one just before
+        ),
+        Kind(  # one key in Python: the message said "duplicate key True"
+            "boolean-and-number-keys",
+            text("cases: []\ntrue: a\n1: b\n"),
+            3,
+            "keys true (line 2) and 1 are one key once read: a boolean key is the number 1 or 0",
+        ),
+        Kind("null-keys", text("cases: []\nnull: a\n~: b\n"), 3, "duplicate key null (first"),
         Kind("two-documents", text(SCORING + "---\n" + SCORING), 9, "single document"),
         Kind("tab-indentation", text("cases:\n\t- id: a.b\n"), 2, "YAML error"),
         Kind("unclosed-flow", text("cases: [a, b\n"), 2, "YAML error"),
         Kind("empty", text(""), 1, "empty file"),
         Kind("only-comments", text("# nothing\n# here\n"), 1, "empty file"),
-        Kind("top-level-list", text("- a\n- b\n"), 1, "is not of type 'object'"),
+        Kind("top-level-list", text("- a\n- b\n"), 1, 'is not of type "object"'),
         Kind("too-many-values", text("cases: [" + "0," * 60_000 + "0]\n"), 1, "too many values"),
         # the schema and the notation
         Kind(
@@ -430,7 +443,7 @@ def kinds() -> list[Kind]:
             "action-with-final-newline",
             text(ROUND.replace('"1 draw"', '"1 draw\\n"')),
             14,
-            "'1 draw\\n' holds a line break",
+            '"1 draw\\n" holds a line break',
             "/cases/0/given/actions/1",
         ),
         Kind(
@@ -483,7 +496,7 @@ def kinds() -> list[Kind]:
             "id-of-600-kb",
             text(SCORING.replace("t.scoring.credit-15", long_id)),
             2,
-            "schema: 'xxxx",
+            'schema: "xxxx',
             "/cases/0/id",
         ),
         Kind("escape-inside-a-quoted-id", text(escape_id), 2, "U+001B in a quoted", "/cases/0/id"),

@@ -79,8 +79,21 @@ def _fifo_folder(folder: Path) -> Path:
     return folder / "corpus"
 
 
+def _loop(folder: Path) -> Path:  # certify's check of distinct files raised RuntimeError on it
+    (folder / "one.yaml").symlink_to("two.yaml")
+    (folder / "two.yaml").symlink_to("one.yaml")
+    return folder / "one.yaml"
+
+
+def _empty_yaml_folder(folder: Path) -> Path:
+    (folder / "x.yaml").mkdir()
+    return folder / "x.yaml"
+
+
 MAKERS: dict[str, Callable[[Path], Path]] = {
     "fifo": _fifo,
+    "loop": _loop,
+    "empty-yaml-folder": _empty_yaml_folder,
     "big": _big,
     "deep": _deep,
     "wide": _wide,
@@ -108,6 +121,18 @@ class Attack:
 
 
 ATTACKS = [
+    Attack("certify-loop", ("certify", "--fixtures", "{path}"), ("{path}", "loops"), "loop"),
+    Attack(
+        "certify-output-loop", ("certify", "--output", "{path}", "--case", "x.y"), ("x.y",), "loop"
+    ),
+    Attack("validate-loop", ("validate", "{path}"), ("{path}", "loops"), "loop"),
+    Attack("list-loop", ("list", "--fixtures", "{path}"), ("{path}", "loops"), "loop"),
+    Attack(
+        "validate-empty-folder",
+        ("validate", "{path}"),
+        ("{path}", "no *.yaml"),
+        "empty-yaml-folder",
+    ),
     Attack("tally-huge", ("tally", str(10**12)), ("too large",)),
     Attack("tally-digits", ("tally", LONG), ("SCORE", "more than 30 digits")),
     Attack("tally-negative", ("tally", "-5"), ("0 or more",)),
@@ -161,7 +186,7 @@ ATTACKS = [
     Attack(
         "render-observation-wide-twice",
         ("render", "--observation", "{path}"),
-        ("'k0' appears twice",),
+        ('"k0" appears twice',),
         "wide-twice",
     ),
     Attack("compare-wide-twice", ("compare", "{path}", "{path}"), ("appears twice",), "wide-twice"),

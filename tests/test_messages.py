@@ -7,7 +7,11 @@ agrees with the schema on every reply it lets through.
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from fiveup.contract.engine import JSON
 from fiveup.contract.messages import (
@@ -24,6 +28,7 @@ from fiveup.contract.messages import (
     clip,
     decode,
     reply_from_json,
+    values_over,
 )
 from fiveup.contract.schemas import message_problem
 
@@ -77,7 +82,7 @@ BAD: list[tuple[type, JSON, str]] = [
     (Ready, [], "object"),
     (Run, {"cmd": "run", "seq": -1, "level": "scoring", "given": {}}, "$.seq"),
     (Stop, {"cmd": "halt"}, "stop"),
-    (Stopped, {"stopped": False}, "True"),
+    (Stopped, {"stopped": False}, "true was expected"),
     (Observed, {"seq": 1, "errored": "x"}, "not a reply of the kind Observed"),
 ]
 
@@ -127,12 +132,17 @@ def test_clip_keeps_short_text_and_marks_the_cut() -> None:
 @pytest.mark.parametrize(
     ("line", "said"),
     [
-        ('{"seq": 1, "seq": 2}', "the name 'seq' appears twice"),
-        ('{"a": [{"b": 1, "b": 1}]}', "the name 'b' appears twice"),
+        ('{"seq": 1, "seq": 2}', 'the name "seq" appears twice'),
+        ('{"a": [{"b": 1, "b": 1}]}', 'the name "b" appears twice'),
         ('{"value": NaN}', "NaN is not a JSON number"),
         ("[Infinity]", "Infinity is not a JSON number"),
         ('{"x": -Infinity}', "-Infinity is not a JSON number"),
         ('{"seq": 1', "Expecting"),
+        ('{"value": 1e999}', "1e999 is past the largest number"),
+        ('\ufeff{"value": 1}', "starts with a byte order mark"),  # Python read infinity
+        ('{"value": -1E400}', "-1E400 is past the largest number"),
+        ("[" + "9" * 5000 + "]", "a whole number of 5,000 digits: at most 4,300 are read"),
+        ('{"s\u202e": 1, "s\u202e": 2}', 'the name "s\\\\u202e" appears twice'),
     ],
 )
 def test_decode_refuses_what_readers_would_read_differently(line: str, said: str) -> None:
@@ -143,3 +153,32 @@ def test_decode_refuses_what_readers_would_read_differently(line: str, said: str
 def test_decode_reads_what_compact_writes() -> None:
     message = Observed(3, {"value": 15, "events": [{"seat": 0}, {"seat": 1}]}).to_json()
     assert decode(COMPACT.encode(message)) == message
+
+
+def _values(value: JSON) -> int:
+    if isinstance(value, dict):
+        return 1 + sum(1 + _values(v) for v in value.values())
+    if isinstance(value, list):
+        return 1 + sum(_values(v) for v in value)
+    return 1
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='ab"\\[]{},: \n'),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(alphabet='a"\\[]{},:', max_size=3), inner, max_size=4)
+    ),
+    max_leaves=30,
+)
+
+
+@given(_JSON, st.booleans())
+def test_values_over_counts_the_values_a_decoding_builds_never_fewer(
+    value: JSON, spaced: bool
+) -> None:
+    count = _values(value)
+    text = (json.dumps(value, indent=1) if spaced else COMPACT.encode(value)).encode()
+    assert values_over(text, count - 1)  # never fewer: a report within the limit is within it
+    if not spaced:
+        assert not values_over(text, count)  # and exactly: strings' commas are not values

@@ -207,7 +207,7 @@ def test_schemas_accept_the_documented_shapes(name: str, message: dict[str, Any]
 @pytest.mark.parametrize(
     ("name", "message", "where"),
     [
-        ("start", {"cmd": "start"}, "'protocol' is a required property"),
+        ("start", {"cmd": "start"}, '"protocol" is a required property'),
         (
             "ready",
             {
@@ -258,7 +258,7 @@ def test_schemas_accept_the_documented_shapes(name: str, message: dict[str, Any]
             {**LAYOUT, "error": {"at": 2, "rule": "spn2", "message": "x"}},
             "$.error",
         ),
-        ("observation-layout", {"steps": [], "layout": TABLE}, "'error' is a required property"),
+        ("observation-layout", {"steps": [], "layout": TABLE}, '"error" is a required property'),
         (
             "observation-layout",
             {**LAYOUT, "layout": {**TABLE, "tiles": ["[1|7]"]}},
@@ -591,7 +591,7 @@ def test_output_that_is_not_json(fast: None) -> None:
 
 @pytest.mark.parametrize(
     ("value", "said"),
-    [(14, "the name 'observation' appears twice in one object"), (16, "NaN is not a JSON number")],
+    [(14, 'the name "observation" appears twice in one object'), (16, "NaN is not a JSON number")],
     ids=["member-twice", "nan"],
 )
 def test_a_reply_only_a_lenient_reader_takes_is_not_json(fast: None, value: int, said: str) -> None:
@@ -627,7 +627,7 @@ def test_a_ready_message_of_the_wrong_shape(fast: None) -> None:
         engine("wrong_shape.py", "ready").info()
     assert caught.value.kind is Failure.BAD_MESSAGE
     assert "the ready message does not follow ready.json" in str(caught.value)
-    assert "'engine' is a required property" in str(caught.value)
+    assert '"engine" is a required property' in str(caught.value)
 
 
 _ENGINE = '"engine": {"name": "e", "version": "1", "levels": ["scoring"]}'

@@ -17,6 +17,7 @@ from fiveup.contract.schemas import (
     fixture_validator,
     given_problem,
     info_problem,
+    json_words,
     message_problem,
     observation_problem,
     protocol_schema,
@@ -57,7 +58,7 @@ def test_messages_and_parts_of_messages() -> None:
     assert message_problem("stop", {"cmd": "stop"}) is None
     assert "does not follow stop.json" in (message_problem("stop", {"cmd": "halt"}) or "")
     assert given_problem("scoring", {"function": "credit", "input": 5}) is None
-    assert "'input' is a required property" in (given_problem("scoring", {"function": "x"}) or "")
+    assert '"input" is a required property' in (given_problem("scoring", {"function": "x"}) or "")
     assert "names no level" in (given_problem("chess", {}) or "")
     assert observation_problem(Level.SCORING, {"value": 5}) is None
     assert observation_problem("scoring", {}) is not None
@@ -105,3 +106,33 @@ def test_canonical_actions_match_the_schema(text: str) -> None:
 def test_text_outside_the_grammar_is_refused(text: str) -> None:
     with pytest.raises(NotationError):
         Action.parse(text)
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("True is not of type 'integer'", 'true is not of type "integer"'),
+        ("None is not of type 'string'", 'null is not of type "string"'),
+        ("{'a': 1, 'b': [False]} is not valid", '{"a": 1, "b": [false]} is not valid'),
+        ("'it\\'s' is too long", '"it\'s" is too long'),
+        ("'a\\u202eb' should be non-empty", '"a\\u202eb" should be non-empty'),
+        ("'Ä' is not one of ['a', 'b']", '"Ä" is not one of ["a", "b"]'),
+        ("Additional properties are not allowed (1, 'x' were unexpected)",
+         'Additional properties are not allowed (1, "x" were unexpected)'),
+    ],
+)  # fmt: skip
+def test_json_words_write_the_values_jsonschema_names_as_the_files_do(
+    said: str, written: str
+) -> None:
+    assert json_words(said) == written
+
+
+@given(st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=10,
+))  # fmt: skip
+def test_json_words_of_a_repr_is_the_json_of_the_value(value: Any) -> None:
+    import json
+
+    assert json.loads(json_words(repr(value))) == value

@@ -150,7 +150,7 @@ def test_a_level_the_engine_does_not_play_is_unsupported() -> None:
         (
             {"cmd": "run", "seq": 1, "level": "scoring", "given": {"function": "credit"}},
             "invalid run request: its given does not follow run.json at $: "
-            "'input' is a required property",
+            '"input" is a required property',
         ),
         (
             {"cmd": "run", "seq": 1, "level": "scoring", "given": {"function": "cube", "input": 1}},
@@ -192,7 +192,7 @@ def test_an_engine_that_checks_its_requests_is_asked_first_and_explained_by_the_
     bad = {"cmd": "run", "seq": 1, "level": "scoring", "given": {"function": "credit"}}
     _, replies, _ = talk([START, bad], engine)
     assert replies[1]["errored"].startswith(
-        "invalid run request: its given does not follow run.json at $: 'input' is a required"
+        'invalid run request: its given does not follow run.json at $: "input" is a required'
     )
     assert len(engine.calls) == 1  # it was asked, failed, and the schema said why
 

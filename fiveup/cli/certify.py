@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import secrets
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -273,6 +274,14 @@ _OUTPUTS = ("output", "write_expected_failures", "badge")
 """The options that name a file ``certify`` writes."""
 
 
+def _resolved(path: Path) -> Path:
+    """``path`` with its links followed; a link that loops is its own (it is read or replaced)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # RuntimeError: Python before 3.13 on a loop
+        return Path(os.path.abspath(path))
+
+
 def _check_distinct(args: argparse.Namespace) -> None:
     """Refuse a file named twice among what is written, or written over what is read.
 
@@ -287,7 +296,7 @@ def _check_distinct(args: argparse.Namespace) -> None:
         if path is None:
             continue
         flag = f"--{option.replace('_', '-')}"
-        key = path.resolve()
+        key = _resolved(path)
         if key in named:
             raise UsageError(f"{named[key]} and {flag} name one file, {shown(path)}: name two")
         named[key] = flag
@@ -296,7 +305,7 @@ def _check_distinct(args: argparse.Namespace) -> None:
     for flag, path in inputs:
         if path is None:
             continue
-        key = path.resolve()
+        key = _resolved(path)
         refresh = (flag, named.get(key)) == ("--expected-failures", "--write-expected-failures")
         if key in named and not refresh:
             raise UsageError(

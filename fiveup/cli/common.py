@@ -131,6 +131,13 @@ def add_fixtures_option(parser: argparse.ArgumentParser, purpose: str = "") -> N
     )
 
 
+def absent(path: Path) -> str:
+    """Why ``path``, which does not exist, cannot be read: a broken or looping link is named so."""
+    if path.is_symlink():
+        return "a symbolic link that leads to no file (it loops, or what it names is gone)"
+    return "no such file or folder"
+
+
 def load_fixtures(fixtures: list[Path] | None) -> Corpus:
     """The corpus of ``--fixtures`` (None: the bundled one), as every subcommand reads it.
 
@@ -142,7 +149,7 @@ def load_fixtures(fixtures: list[Path] | None) -> Corpus:
 
     for path in fixtures or []:
         if not path.exists():
-            raise UsageError(f"--fixtures {printable(str(path))}: no such file or folder")
+            raise UsageError(f"--fixtures {printable(str(path))}: {absent(path)}")
     if fixtures and not fixture_files(fixtures):
         named = ", ".join(printable(str(path)) for path in fixtures)
         raise UsageError(f"--fixtures {named}: no *.yaml fixture files there")

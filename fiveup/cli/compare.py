@@ -58,7 +58,8 @@ def _section(out: TextIO, title: str, changes: tuple[CaseChange, ...]) -> None:
 
 def _text(result: Comparison, out: TextIO, different: list[str]) -> None:
     if different:
-        out.write(f"comparing unlike runs (--allow-different): {'; '.join(different)}\n")
+        # the names come from the reports: escaped, as the error that refuses them is
+        out.write(f"comparing unlike runs (--allow-different): {printable('; '.join(different))}\n")
     _section(out, "NEW FAILURES", result.regressions)
     _section(out, "fixed", result.fixed)
     _section(out, "failing differently", result.changed)

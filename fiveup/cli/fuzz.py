@@ -22,13 +22,14 @@ from pathlib import Path
 from typing import Any, Final, TextIO
 
 from fiveup.contract.engine import DEFAULT_ENGINE, Engine, Level
-from fiveup.contract.messages import decode
+from fiveup.contract.messages import decode, values_over
 from fiveup.contract.players import PLAYER_COUNTS
 from fiveup.errors import UsageError
 from fiveup.fuzz.campaign import KEEP_PER_KIND, Findings, Shard, run_campaign
 from fiveup.fuzz.cases import LEVEL_WEIGHTS
 from fiveup.fuzz.report import campaign_report, merge_reports, write_text
 from fiveup.harness.engines import close_engine, open_engine
+from fiveup.harness.regressions import REPORT_MAX_BYTES, REPORT_MAX_VALUES
 from fiveup.harness.sources import read_bounded
 from fiveup.harness.text import printable
 
@@ -45,6 +46,10 @@ MAX_KEEP: Final = 100_000
 """The most fixtures written per kind of divergence."""
 MAX_MERGED: Final = MAX_ROUNDS
 """The most reports one --merge reads (each is a file of at most 1 MiB)."""
+MERGE_MAX_BYTES: Final = REPORT_MAX_BYTES
+"""The most bytes the reports of one --merge hold together (64 MiB): all are kept until merged."""
+MERGE_MAX_VALUES: Final = REPORT_MAX_VALUES
+"""The most JSON values they hold together, as a report of certify (about 200 MB decoded)."""
 
 
 def _cores() -> int:
@@ -270,15 +275,47 @@ def _check_out(out: Path | None) -> None:
         raise UsageError(f"--out {name}: cannot be written: {exc.strerror or exc}") from None
 
 
-def _read_report(path: Path) -> tuple[str, object]:
-    name = printable(str(path))
-    raw = read_bounded(path)
-    if isinstance(raw, str):
-        raise UsageError(f"--merge {name}: {raw}")
-    try:
-        return name, decode(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise UsageError(f"--merge {name}: not JSON: {printable(str(exc))}") from None
+def _read_reports(paths: list[Path]) -> list[tuple[str, object]]:
+    """Each report decoded with its name; together within MERGE_MAX_BYTES and MERGE_MAX_VALUES."""
+    named: list[tuple[str, object]] = []
+    size = values = 0
+    for path in paths:
+        name = printable(str(path))
+        raw = read_bounded(path)
+        if isinstance(raw, str):
+            raise UsageError(f"--merge {name}: {raw}")
+        size += len(raw)
+        if size > MERGE_MAX_BYTES:
+            raise UsageError(
+                f"--merge {name}: not read: the reports up to this one hold more than "
+                f"{MERGE_MAX_BYTES >> 20} MiB together"
+            )
+        if values_over(raw, MERGE_MAX_VALUES - values):
+            raise UsageError(
+                f"--merge {name}: not read: the reports up to this one hold more than "
+                f"{MERGE_MAX_VALUES:,} JSON values together"
+            )
+        try:
+            data = decode(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+            raise UsageError(f"--merge {name}: not JSON: {printable(str(exc))}") from None
+        values += _values(data)
+        named.append((name, data))
+    return named
+
+
+def _values(data: object) -> int:
+    """The values and member names in decoded JSON ``data``, counted as values_over counts."""
+    count, stack = 0, [data]
+    while stack:
+        item = stack.pop()
+        count += 1
+        if isinstance(item, dict):
+            count += len(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return count
 
 
 def _merge(args: argparse.Namespace, streams: Streams) -> int:
@@ -288,7 +325,7 @@ def _merge(args: argparse.Namespace, streams: Streams) -> int:
         raise UsageError(f"--merge plays nothing: drop {options} (only --format goes with it)")
     if len(args.merge) > MAX_MERGED:
         raise UsageError(f"--merge: more than {MAX_MERGED:,} reports")
-    named = [_read_report(path) for path in args.merge]
+    named = _read_reports(args.merge)
     try:
         report = merge_reports(named)
     except ValueError as exc:

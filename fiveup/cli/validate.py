@@ -13,7 +13,7 @@ from fiveup.harness.spec_index import Rule, spec_rules
 from fiveup.harness.text import printable
 from fiveup.harness.traceability import problems as traceability_problems
 
-from .common import Streams
+from .common import Streams, absent
 from .options import file_or_folder
 
 NAME = "validate"
@@ -44,10 +44,11 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     bundled = not args.paths
     for p in args.paths:
         if not p.exists():
-            raise UsageError(f"{printable(str(p))}: no such file or folder")
+            raise UsageError(f"{printable(str(p))}: {absent(p)}")
     files = fixture_files([bundled_fixture_dir()] if bundled else args.paths)
     if not files:
-        raise UsageError("no *.yaml fixture files found")
+        named = ", ".join(printable(str(p)) for p in args.paths)
+        raise UsageError(f"{named or 'the bundled corpus'}: no *.yaml fixture files there")
     report = lint(files, require_coverage=bundled)
     if bundled:  # the table belongs to the bundled spec, as the coverage does
         report.problems.extend(traceability_problems())

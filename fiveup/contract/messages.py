@@ -19,6 +19,9 @@ received, and :func:`clip` the one way a long text from the other side is shorte
 from __future__ import annotations
 
 import json
+import math
+import re
+import sys
 from dataclasses import dataclass
 from typing import ClassVar, Final, NoReturn
 
@@ -41,6 +44,7 @@ __all__ = [
     "clip",
     "decode",
     "reply_from_json",
+    "values_over",
 ]
 
 COMPACT: Final = json.JSONEncoder(separators=(",", ":"), allow_nan=False, check_circular=False)
@@ -59,11 +63,28 @@ def _unique(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
             if twice in seen:
                 break
             seen.add(twice)
-        raise ValueError(f"the name {clip(twice, 40)!r} appears twice in one object")
+        raise ValueError(f"the name {_quoted(clip(twice, 40))} appears twice in one object")
     return found
 
 
-_DECODER: Final = json.JSONDecoder(object_pairs_hook=_unique, parse_constant=_no_constant)
+def _quoted(name: str) -> str:
+    """A name as JSON writes it, its characters that are not printable escaped."""
+    return "".join(
+        c if c.isprintable() else json.dumps(c)[1:-1] for c in json.dumps(name, ensure_ascii=False)
+    )
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if math.isinf(number):  # 1e999: Python reads infinity, which is no JSON number
+        raise ValueError(f"{clip(text, 40)} is past the largest number (about 1.8e308)")
+    return number
+
+
+_DECODER: Final = json.JSONDecoder(
+    object_pairs_hook=_unique, parse_constant=_no_constant, parse_float=_finite
+)
+_DIGITS: Final = re.compile(r"value has (\d+) digits")
 
 
 def decode(line: str) -> JSON:
@@ -71,10 +92,49 @@ def decode(line: str) -> JSON:
 
     ``NaN`` and ``Infinity`` are no JSON, and an object that names a member twice is read
     differently by different parsers (Python keeps the last), so either side could be judged on
-    a value the other never meant; both are refused. A line nested past the interpreter's limit
+    a value the other never meant; both are refused, as is a number too large for a float
+    (``1e999``, which Python would read as infinity) or an integer of more than 4,300 digits
+    (Python's limit), and a byte order mark. A line nested past the interpreter's limit
     raises RecursionError.
     """
-    return _DECODER.decode(line)
+    if line.startswith("\ufeff"):  # Python's message would be "Expecting value: line 1 column 1"
+        raise ValueError("it starts with a byte order mark (U+FEFF), which JSON does not allow")
+    try:
+        return _DECODER.decode(line)
+    except ValueError as exc:
+        digits = _DIGITS.search(str(exc))
+        if digits is None:
+            raise
+        raise ValueError(
+            f"a whole number of {int(digits[1]):,} digits: at most "
+            f"{sys.get_int_max_str_digits():,} are read"
+        ) from None
+
+
+_STRING: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_OPENERS: Final = (b"[", b"{", b",", b":")
+
+
+def _openers(data: bytes) -> int:
+    # an empty [] or {} is one value, not two; one inside a string had its [ or { counted too
+    empty = data.count(b"[]") + data.count(b"{}")
+    return 1 + sum(data.count(char) for char in _OPENERS) - empty
+
+
+def values_over(data: bytes, limit: int) -> bool:
+    """Whether :func:`decode` would build more than ``limit`` values from ``data``, names included.
+
+    Counted on the bytes, before anything is built: every value and member name but the first
+    follows a ``[``, ``{``, ``,`` or ``:`` (an empty ``[]`` or ``{}`` holds none). Those inside
+    strings count only when the quick count with them is already over ``limit``; then they are
+    counted again with each string as one character. The
+    memory that decoding takes is bounded by the values it builds (at most ~100 bytes each in
+    CPython) and the text, not by the size of a file alone: a file of ``[],`` builds 25 bytes
+    for each of its bytes.
+    """
+    if _openers(data) <= limit:
+        return False
+    return _openers(_STRING.sub(b"0", data)) > limit  # "a" as 0: ["a"] is not an empty []
 
 
 class MessageError(ValueError):

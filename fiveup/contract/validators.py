@@ -10,6 +10,9 @@ builds none (an engine served over the protocol, whose messages the compiled che
 
 from __future__ import annotations
 
+import ast
+import json
+import re
 from functools import cache
 from typing import TYPE_CHECKING, Any, Final
 
@@ -28,6 +31,7 @@ __all__ = [
     "fixture_schema",
     "fixture_validator",
     "given_validator",
+    "json_words",
     "message_problem",
     "protocol_schema",
     "validator_problem",
@@ -104,6 +108,39 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+_PYTHON_LITERAL: Final = re.compile(
+    r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\b(?:True|False|None)\b"""
+)
+_JSON_WORD: Final = {"True": "true", "False": "false", "None": "null"}
+
+
+def _json_literal(found: re.Match[str]) -> str:
+    word = found.group()
+    if word in _JSON_WORD:
+        return _JSON_WORD[word]
+    try:
+        text = json.dumps(ast.literal_eval(word), ensure_ascii=False)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return word
+    # as repr did: what is not printable (U+202E, U+200B) is escaped, never shown raw
+    return "".join(c if c.isprintable() else _escaped(c) for c in text)
+
+
+def _escaped(char: str) -> str:
+    return json.dumps(char)[1:-1]  # \u202e; a character past U+FFFF as its two surrogates
+
+
+def json_words(message: str) -> str:
+    """A jsonschema message with the values it names written as JSON and YAML write them.
+
+    jsonschema names a value by its Python ``repr``: ``True is not of type 'integer'``,
+    ``None``, ``{'a': 1}``. The files are JSON or YAML, so the message says ``true is not of
+    type "integer"``, ``null``, ``{"a": 1}``. jsonschema's own words hold no quote and none of
+    the three names, so only the values it quoted change.
+    """
+    return _PYTHON_LITERAL.sub(_json_literal, message)
+
+
 def validator_problem(validator: Validator, schema_name: str, value: JSON) -> str | None:
     """What ``validator`` finds wrong with ``value``, read after ``schema_name``, or None."""
     if validator.is_valid(value):
@@ -111,7 +148,8 @@ def validator_problem(validator: Validator, schema_name: str, value: JSON) -> st
     import jsonschema.exceptions
 
     error = jsonschema.exceptions.best_match(validator.iter_errors(value))
-    return clip(f"does not follow {schema_name}.json at {error.json_path}: {error.message}", _CLIP)
+    words = json_words(error.message)
+    return clip(f"does not follow {schema_name}.json at {error.json_path}: {words}", _CLIP)
 
 
 def message_problem(name: str, message: JSON) -> str | None:
