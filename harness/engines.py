@@ -40,7 +40,7 @@ from .process import (
     check_seconds,
 )
 from .sandbox import IN_PROCESS_REFUSAL, Sandbox
-from .text import cut, printable
+from .text import cut, printable, quoted
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -99,7 +99,10 @@ def load_engine(name: str) -> Engine:
 def _told(exc: BaseException) -> str:
     """An exception as one short printable line, even one whose ``__str__`` fails."""
     try:
-        text = f"{type(exc).__name__}: {exc}"
+        if isinstance(exc, ModuleNotFoundError) and exc.name is not None:  # repr()s the name
+            text = f"{type(exc).__name__}: No module named {quoted(exc.name)}"
+        else:
+            text = f"{type(exc).__name__}: {exc}"
     except Exception:
         text = type(exc).__name__
     return printable(cut(text, _SHOWN_NAME))
@@ -112,7 +115,7 @@ _SHOWN_NAME = 200
 def _from_module(name: str, shown: str) -> Any:
     """What ``module:attribute`` (or ``module:a.b``) names, or UsageError saying what is wrong."""
     module_name, _, attr = name.partition(":")
-    module_shown = printable(repr(cut(module_name, _SHOWN_NAME)))
+    module_shown = quoted(cut(module_name, _SHOWN_NAME))
     if not module_name or module_name.startswith("."):
         raise UsageError(f"--engine {shown}: {module_shown} is not a module's absolute name")
     if os.getcwd() not in sys.path:
@@ -127,7 +130,7 @@ def _from_module(name: str, shown: str) -> Any:
         try:
             target = getattr(target, part)
         except Exception as exc:  # AttributeError, or a module __getattr__'s own failure
-            missing = printable(repr(cut(attr, _SHOWN_NAME)))
+            missing = quoted(cut(attr, _SHOWN_NAME))
             hint = _close_names(part, target) if isinstance(exc, AttributeError) else ""
             raise UsageError(f"--engine {shown}: {module_shown} has no {missing}{hint}") from None
     return target

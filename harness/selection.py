@@ -17,7 +17,7 @@ from fiveup.errors import UsageError
 
 from .corpus import Case, Corpus
 from .spec_index import CONVENTIONS, decision_number, spec_open_questions
-from .text import printable
+from .text import printable, quoted
 
 _SHOWN = 120
 """The characters of a name the user typed that a message shows (a long word is cut)."""
@@ -83,14 +83,15 @@ class _KeywordParser:
     def take(self) -> str:
         token = self.peek()
         if token is None:
-            raise UsageError(f"-k {self.expression!r}: the expression ends too early")
+            raise UsageError(f"-k {quoted(self.expression)}: the expression ends too early")
         self.pos += 1
         return token
 
     def whole(self) -> Predicate:
         matcher = self.expr()
-        if self.peek() is not None:
-            raise UsageError(f"-k {self.expression!r}: unexpected {self.peek()!r}")
+        left = self.peek()
+        if left is not None:
+            raise UsageError(f"-k {quoted(self.expression)}: unexpected {quoted(left)}")
         return matcher
 
     def expr(self) -> Predicate:
@@ -113,7 +114,7 @@ class _KeywordParser:
             self.depth += 1
             if self.depth > MAX_KEYWORD_NESTING:
                 raise UsageError(
-                    f"-k {self.expression!r}: brackets and nots nest deeper than "
+                    f"-k {quoted(self.expression)}: brackets and nots nest deeper than "
                     f"{MAX_KEYWORD_NESTING}"
                 )
             try:
@@ -121,7 +122,7 @@ class _KeywordParser:
             finally:
                 self.depth -= 1
         if token in (")", "and", "or"):
-            raise UsageError(f"-k {self.expression!r}: unexpected {token!r}")
+            raise UsageError(f"-k {quoted(self.expression)}: unexpected {quoted(token)}")
         return _word(token.lower())
 
     def _nested(self, token: str) -> Predicate:
@@ -129,7 +130,7 @@ class _KeywordParser:
             return _negated(self.factor())
         inner = self.expr()
         if self.peek() != ")":
-            raise UsageError(f"-k {self.expression!r}: a '(' is never closed")
+            raise UsageError(f"-k {quoted(self.expression)}: a '(' is never closed")
         self.take()
         return inner
 

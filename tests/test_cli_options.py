@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import io
 import math
+import os
 from pathlib import Path
 
 import pytest
@@ -154,3 +155,28 @@ def test_every_path_option_refuses_an_empty_name(command: str, name: str, word: 
 def test_the_path_options_are_found() -> None:
     assert len(PATHS) >= 15  # --output, --fixtures, --out, --write, OLD.json, PATH, ...
     assert file_or_folder("a\nb") == Path("a\nb")  # any name a file may have but an empty one
+
+
+BYTE = os.fsdecode(b"\xff")
+"""A byte of an argument that is not UTF-8, as Python hands it over (a lone surrogate)."""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [BYTE],
+        ["list", "--format", BYTE],
+        ["list", "-k", BYTE],
+        ["list", "-k", f"a and ({BYTE}"],
+        ["mutants", "--mutant", BYTE],
+        ["certify", "--engine", f"{BYTE}:x"],
+        ["certify", "--engine", f"fiveup.mutants.engines:{BYTE}"],
+        ["fuzz", "--shard", BYTE],
+        ["compare", BYTE, BYTE],
+    ],
+)
+def test_a_byte_that_is_not_utf8_is_shown_one_way_everywhere(argv: list[str]) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert main(argv, stdout=out, stderr=err) == 2
+    said = err.getvalue()
+    assert "\\xff" in said and "\\udc" not in said, said

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from fiveup.contract.engine import DEFAULT_ENGINE
 from fiveup.errors import UsageError
 from fiveup.harness.files import write_whole
-from fiveup.harness.text import printable
+from fiveup.harness.text import cut, printable, quoted
 
 if TYPE_CHECKING:
     from fiveup.harness.corpus import Corpus
@@ -81,6 +81,15 @@ class Parser(argparse.ArgumentParser):
                 close = difflib.get_close_matches(bare, list(options), n=1, cutoff=0.75)
                 hints += [f"{word} -> {options[close[0]]}"] if close else []
         return f" (did you mean: {', '.join(hints)}?)" if hints else ""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        # argparse's own message repr()s the word: a byte that is not UTF-8 would read \udcff
+        # here and \xff in every other message, and a 100,000-character word came back whole.
+        if action.choices is not None and value not in action.choices:
+            choices = ", ".join(quoted(str(choice)) for choice in action.choices)
+            raise argparse.ArgumentError(
+                action, f"invalid choice: {quoted(cut(str(value), 80))} (choose from {choices})"
+            )
 
     def _print_message(self, message: str, file: object = None) -> None:
         if message:

@@ -30,6 +30,7 @@ from typing import TypeVar
 from fiveup.contract.notation import Action, Placement, Point, Slot, Tile, Verb
 from fiveup.contract.players import side_of
 from fiveup.errors import UsageError
+from fiveup.harness.text import quoted
 from fiveup.reference import STANDARD, ReferenceEngine, Rules
 from fiveup.reference.rules import (
     ACTION_REFUSALS,
@@ -1182,5 +1183,5 @@ def mutant_named(name: str) -> Mutant:
     names = [mutant.name for mutant in CATALOGUE]
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
     hint = f"; did you mean {' or '.join(close)}?" if close else " (see fiveup mutants --list)"
-    shown = repr(name) if len(name) <= _SHOWN_NAME else f"{name[:_SHOWN_NAME]!r}..."
+    shown = quoted(name) if len(name) <= _SHOWN_NAME else f"{quoted(name[:_SHOWN_NAME])}..."
     raise UsageError(f"no mutant {shown} in the catalogue{hint}")
