@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
@@ -26,6 +28,7 @@ __all__ = [
     "engine_args",
     "file_or_folder",
     "load_fixtures",
+    "not_a_folder",
     "shown",
     "write_atomically",
 ]
@@ -184,6 +187,32 @@ def check_engine_command(args: argparse.Namespace) -> None:
 def shown(path: Path) -> str:
     """A path as messages print it: escaped, so that it cannot forge a line of output."""
     return printable(str(path))
+
+
+_KINDS = (
+    (stat.S_ISREG, "a file"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def not_a_folder(path: Path) -> str | None:
+    """Why ``path`` is no folder to read (``is a file, not a folder``), or None if it is one.
+
+    A message says what is there (a file, a FIFO) rather than that nothing is.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        if isinstance(exc, FileNotFoundError):
+            return "no such folder"
+        return f"cannot be read: {exc.strerror or exc}"
+    if stat.S_ISDIR(mode):
+        return None
+    kind = next((name for test, name in _KINDS if test(mode)), "not a folder")
+    return f"is {kind}, not a folder"
 
 
 def check_writable(path: Path | None, option: str = "--output") -> None:
