@@ -24,6 +24,7 @@ __all__ = [
     "Streams",
     "add_engine_options",
     "check_engine_command",
+    "check_parent",
     "check_writable",
     "engine_args",
     "file_or_folder",
@@ -215,15 +216,25 @@ def not_a_folder(path: Path) -> str | None:
     return f"is {kind}, not a folder"
 
 
+def check_parent(path: Path, option: str) -> None:
+    """Refuse an output (a file or a folder to write into) whose folder does not exist.
+
+    Every command makes at most the one folder named, never the folders above it: a mistyped
+    parent (``--out reprots/today``) is refused, not made into a tree nobody asked for.
+    """
+    directory = path.parent if str(path.parent) else Path(".")
+    why = not_a_folder(directory)
+    if why == "no such folder":
+        raise UsageError(f"{option} {shown(path)}: no such folder {shown(directory)}")
+    if why is not None:
+        raise UsageError(f"{option} {shown(path)}: {shown(directory)} {why}")
+
+
 def check_writable(path: Path | None, option: str = "--output") -> None:
     """Refuse, before any work, a file that could not be written: no folder, or a folder."""
     if path is None:
         return
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise UsageError(
-            f"{option} {printable(str(path))}: no such folder {printable(str(directory))}"
-        )
+    check_parent(path, option)
     if path.is_dir():
         raise UsageError(f"{option} {printable(str(path))}: is a folder; name the report file")
     if path.exists() and not path.is_file():

@@ -36,6 +36,7 @@ from fiveup.site.build import write_site
 from .common import (
     Streams,
     add_fixtures_option,
+    check_parent,
     check_writable,
     load_fixtures,
     shown,
@@ -254,6 +255,7 @@ def _write_spec(args: argparse.Namespace, streams: Streams) -> int:
         raise UsageError("--fixtures has no use with spec: the site shows the bundled corpus")
     if args.svg or args.output is not None:
         raise UsageError("--svg and --output have no use with spec: the site is written to --out")
+    check_parent(args.out, "--out")
     written = write_site(args.out, table=tables_of(load_engine(DEFAULT_ENGINE)))
     streams.stdout.write(f"wrote {len(written)} files; open {shown(args.out / 'index.html')}\n")
     return 0
