@@ -189,3 +189,20 @@ def test_an_empty_file_name_is_a_usage_error_not_the_current_folder_or_none(
     result = pytester.runpytest("--fiveup-engine=reference", option, "-k", "credit")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([f"*fiveup: {option.split('=')[0]} is empty: name a file*"])
+
+
+def test_a_fixtures_folder_with_no_fixture_is_refused_in_certifys_words(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (pytester.path / "empty").mkdir()
+    result = pytester.runpytest("--fiveup-engine=reference", "--fiveup-fixtures=empty")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*fiveup: --fiveup-fixtures empty: no [*].yaml fixture files there"]
+    )
+    err = io.StringIO()
+    monkeypatch.chdir(pytester.path)
+    assert main(["certify", "--fixtures", "empty"], stdout=io.StringIO(), stderr=err) == 2
+    assert (
+        err.getvalue() == "fiveup certify: error: --fixtures empty: no *.yaml fixture files there\n"
+    )

@@ -151,14 +151,9 @@ def load_fixtures(fixtures: list[Path] | None) -> Corpus:
     (UsageError naming them): an empty corpus would list, run or measure nothing and say so
     as if it were an answer.
     """
-    from fiveup.harness.corpus import fixture_files, load_corpus  # the CLI loads it when used
+    from fiveup.harness.corpus import check_fixture_paths, load_corpus  # loaded when used
 
-    for path in fixtures or []:
-        if not path.exists():
-            raise UsageError(f"--fixtures {printable(str(path))}: no such file or folder")
-    if fixtures and not fixture_files(fixtures):
-        named = ", ".join(printable(str(path)) for path in fixtures)
-        raise UsageError(f"--fixtures {named}: no *.yaml fixture files there")
+    check_fixture_paths(fixtures or [])
     return load_corpus(fixtures)
 
 
