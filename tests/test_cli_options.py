@@ -180,3 +180,28 @@ def test_a_byte_that_is_not_utf8_is_shown_one_way_everywhere(argv: list[str]) ->
     assert main(argv, stdout=out, stderr=err) == 2
     said = err.getvalue()
     assert "\\xff" in said and "\\udc" not in said, said
+
+
+@pytest.mark.parametrize(("command", "name"), PATHS, ids=[f"{c}-{n.lstrip('-')}" for c, n in PATHS])
+@pytest.mark.parametrize(
+    ("word", "problem"),
+    [("a\x00b", "holds a NUL character"), ("x" * 100_000, "is longer than any path")],
+)
+def test_every_path_option_refuses_a_name_no_path_can_have(
+    command: str, name: str, word: str, problem: str
+) -> None:
+    before = ["old.json"] if name == "NEW.json" else []
+    argv = [command, *before, word] if not name.startswith("-") else [command, f"{name}={word}"]
+    out, err = io.StringIO(), io.StringIO()
+    assert main(argv, stdout=out, stderr=err) == 2  # os.stat raised ValueError: a traceback
+    first = err.getvalue().splitlines()[0]
+    assert f"argument {name}: " in first and problem in first and len(first) < 300
+    assert out.getvalue() == ""
+
+
+@pytest.mark.parametrize("option", ["--engine-cmd", "--baseline-cmd", "--engine", "--baseline"])
+def test_an_engine_option_holding_a_nul_is_refused_naming_it(option: str) -> None:
+    argv = ["fuzz", option, "run\x00me"] + ([] if "engine" in option else ["--engine", "reference"])
+    out, err = io.StringIO(), io.StringIO()
+    assert main(argv, stdout=out, stderr=err) == 2
+    assert f"fiveup fuzz: error: {option} 'run\\x00me': holds a NUL character" in err.getvalue()

@@ -107,14 +107,28 @@ class Parser(argparse.ArgumentParser):
 
 
 def file_or_folder(text: str) -> Path:
-    """The type of every option that names a file or folder: any name but an empty one.
+    """The type of every option that names a file or folder: any name a path can have.
+
+    Refused: an empty name, one holding a NUL and one longer than :data:`MAX_PATH`.
 
     ``Path("")`` is the current folder, so an unset shell variable (``--write "$DIR"``) would
     write into, or read, wherever the command was started.
     """
     if not text.strip():
         raise argparse.ArgumentTypeError(f"is empty ({text!r}): name a file or folder")
+    if "\x00" in text:  # os.stat would raise ValueError: a traceback, or (exists()) "absent"
+        raise argparse.ArgumentTypeError(
+            f"{quoted(cut(text, 80))} holds a NUL character, which no file name can"
+        )
+    if len(text) > MAX_PATH:  # the OS would refuse it later, in a message naming no option
+        raise argparse.ArgumentTypeError(
+            f"{quoted(cut(text, 80))} is longer than any path ({MAX_PATH:,} characters)"
+        )
     return Path(text)
+
+
+MAX_PATH = 4096
+"""The longest path a file option takes: Linux's PATH_MAX, in bytes (a character is one or more)."""
 
 
 def add_engine_options(parser: argparse.ArgumentParser, what: str = "the engine") -> None:
@@ -176,8 +190,11 @@ def check_engine_command(args: argparse.Namespace) -> None:
     """Refuse an engine option that is only blanks: an empty name would be the reference."""
     for dest, wanted in _ENGINE_OPTIONS.items():
         value = getattr(args, dest, None)
+        option = f"--{dest.replace('_', '-')}"
         if value is not None and not value.strip():
-            raise UsageError(f"--{dest.replace('_', '-')} is empty: give {wanted}")
+            raise UsageError(f"{option} is empty: give {wanted}")
+        if value is not None and "\x00" in value:  # no command or module name holds one
+            raise UsageError(f"{option} {quoted(cut(value, 80))}: holds a NUL character")
 
 
 def shown(path: Path) -> str:
