@@ -110,6 +110,7 @@ class _Session:
             decisions=config.getoption("fiveup_without_decision"),
             expected_failures=Path(xfail) if xfail else None,
             decision_option="--fiveup-without-decision",
+            baseline_option="--fiveup-expected-failures",
         )
         self.expected_failures = self.plan.baseline
         self.decisions = self.plan.decisions

@@ -151,8 +151,16 @@ def keyword_matcher(expression: str) -> Callable[[Case], bool]:
     return matches
 
 
-def select(corpus: Corpus, keyword: str | None = None, ids: Sequence[str] = ()) -> list[Case]:
-    """The cases picked by ``-k`` and ``--case`` (all when neither is given)."""
+def select(
+    corpus: Corpus, keyword: str | None = None, ids: Sequence[str] = (), ids_option: str = ""
+) -> list[Case]:
+    """The cases picked by ``-k`` and ``--case`` (all when neither is given).
+
+    An empty ``-k`` is refused, not read as no ``-k`` (``-k "$PATTERN"`` with the variable unset
+    would run everything). ``ids_option`` names the option of ``ids`` in a message.
+    """
+    if keyword is not None and not keyword.strip():
+        raise UsageError(f"-k is empty ({keyword!r}): give an expression, or leave -k out")
     cases = list(corpus.cases)
     if ids:
         known = corpus.by_id()
@@ -161,10 +169,15 @@ def select(corpus: Corpus, keyword: str | None = None, ids: Sequence[str] = ()) 
             close = difflib.get_close_matches(unknown[0], list(known), n=3, cutoff=0.6)
             hint = f"; did you mean {' or '.join(close)}?" if close else " (see fiveup list)"
             named = ", ".join(printable(clip(name, _SHOWN)) for name in unknown)
-            raise UsageError(f"no case {clip(named, 4 * _SHOWN)} in the corpus{hint}")
+            said = (
+                f"{ids_option} {clip(named, 4 * _SHOWN)}: no such case"
+                if ids_option
+                else (f"no case {clip(named, 4 * _SHOWN)}")
+            )
+            raise UsageError(f"{said} in the corpus{hint}")
         wanted = set(ids)
         cases = [c for c in cases if c.id in wanted]
-    if keyword:
+    if keyword is not None:
         match = keyword_matcher(keyword)
         cases = [c for c in cases if match(c)]
     return cases
