@@ -53,18 +53,19 @@ __all__ = [
 ]
 
 
-def load_engine(name: str) -> Engine:
+def load_engine(name: str, option: str = "--engine") -> Engine:
     """An engine by entry-point name (group ``fiveup.engines``) or by ``module:attribute``.
 
     The attribute may be an engine instance, or a class or factory called with no arguments.
-    Every way the name can be wrong is a UsageError that repeats it printable and cut.
+    Every way the name can be wrong is a UsageError that repeats it printable and cut, after
+    ``option``, the option that named it (``--baseline`` for fuzz's baseline).
     """
     target: Any
     if not name.strip():  # else an empty --engine would quietly be the reference
-        raise UsageError("--engine is empty: give an entry-point name or module:attribute")
+        raise UsageError(f"{option} is empty: give an entry-point name or module:attribute")
     shown = printable(cut(name, _SHOWN_NAME))
     if ":" in name:
-        target = _from_module(name, shown)
+        target = _from_module(name, shown, option)
     else:
         found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP, name=name)
         if not found:
@@ -72,28 +73,28 @@ def load_engine(name: str) -> Engine:
                 ep.name for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
             )
             raise UsageError(
-                f"--engine {shown}: no engine of that name (installed: "
+                f"{option} {shown}: no engine of that name (installed: "
                 f"{', '.join(known) or 'none'}; or give module:attribute)"
             )
         try:
             target = next(iter(found)).load()
         except (Exception, SystemExit) as exc:  # the installed package fails as it is imported
-            raise UsageError(f"--engine {shown}: loading it failed: {_told(exc)}") from None
+            raise UsageError(f"{option} {shown}: loading it failed: {_told(exc)}") from None
     try:
         if isinstance(target, type) or (callable(target) and not isinstance(target, Engine)):
             try:
                 target = target()
             except (Exception, SystemExit) as exc:
                 why = _told(exc)
-                raise UsageError(f"--engine {shown}: creating the engine failed: {why}") from None
+                raise UsageError(f"{option} {shown}: creating the engine failed: {why}") from None
         if isinstance(target, Engine):
             return target
         what = printable(cut(repr(target), _SHOWN_NAME))
     except UsageError:
         raise
     except Exception as exc:  # an object whose __getattr__ or __repr__ itself fails
-        raise UsageError(f"--engine {shown}: not an engine: {_told(exc)}") from None
-    raise UsageError(f"--engine {shown}: {what} has no info() and run(level, given)")
+        raise UsageError(f"{option} {shown}: not an engine: {_told(exc)}") from None
+    raise UsageError(f"{option} {shown}: {what} has no info() and run(level, given)")
 
 
 def _told(exc: BaseException) -> str:
@@ -112,12 +113,12 @@ _SHOWN_NAME = 200
 """The most characters of a name (or of what it names) that an error message repeats."""
 
 
-def _from_module(name: str, shown: str) -> Any:
+def _from_module(name: str, shown: str, option: str = "--engine") -> Any:
     """What ``module:attribute`` (or ``module:a.b``) names, or UsageError saying what is wrong."""
     module_name, _, attr = name.partition(":")
     module_shown = quoted(cut(module_name, _SHOWN_NAME))
     if not module_name or module_name.startswith("."):
-        raise UsageError(f"--engine {shown}: {module_shown} is not a module's absolute name")
+        raise UsageError(f"{option} {shown}: {module_shown} is not a module's absolute name")
     if os.getcwd() not in sys.path:
         # As uvicorn and gunicorn do: a module beside the user is found from the console
         # script, whose sys.path starts at the script's own folder.
@@ -125,14 +126,14 @@ def _from_module(name: str, shown: str) -> Any:
     try:
         target: Any = importlib.import_module(module_name)
     except (Exception, SystemExit) as exc:  # missing, or failing (or exiting) as it imports
-        raise UsageError(f"--engine {shown}: cannot import {module_shown}: {_told(exc)}") from None
+        raise UsageError(f"{option} {shown}: cannot import {module_shown}: {_told(exc)}") from None
     for part in attr.split("."):
         try:
             target = getattr(target, part)
         except Exception as exc:  # AttributeError, or a module __getattr__'s own failure
             missing = quoted(cut(attr, _SHOWN_NAME))
             hint = _close_names(part, target) if isinstance(exc, AttributeError) else ""
-            raise UsageError(f"--engine {shown}: {module_shown} has no {missing}{hint}") from None
+            raise UsageError(f"{option} {shown}: {module_shown} has no {missing}{hint}") from None
     return target
 
 
@@ -160,6 +161,7 @@ def open_engine(
     *,
     sandbox: Sandbox | None = None,
     memory: int | None = DEFAULT_MEMORY,
+    option: str = "--engine",
 ) -> Engine:
     """The engine to certify: a process for ``command``, else the Python engine ``name``.
 
@@ -173,7 +175,7 @@ def open_engine(
         raise UsageError(IN_PROCESS_REFUSAL)
     if command:
         return ProcessEngine(command, timeout=timeout, sandbox=sandbox, memory=memory)
-    return TimedEngine(load_engine(DEFAULT_ENGINE if name is None else name), timeout)
+    return TimedEngine(load_engine(DEFAULT_ENGINE if name is None else name, option), timeout)
 
 
 class TimedEngine:

@@ -161,6 +161,8 @@ def select(
     """
     if keyword is not None and not keyword.strip():
         raise UsageError(f"-k is empty ({keyword!r}): give an expression, or leave -k out")
+    if any(not name.strip() for name in ids):  # an unset variable: say so, not "no case  "
+        raise UsageError(f"{ids_option or 'CASE_ID'} is empty: name a case (see fiveup list)")
     cases = list(corpus.cases)
     if ids:
         known = corpus.by_id()

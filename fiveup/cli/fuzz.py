@@ -182,7 +182,7 @@ def _opened(
     with ExitStack() as stack:
         engine = open_engine(candidate[0], candidate[1], timeout)
         stack.callback(close_engine, engine)
-        reference = open_engine(baseline[0], baseline[1], timeout)
+        reference = open_engine(baseline[0], baseline[1], timeout, option="--baseline")
         stack.callback(close_engine, reference)
         yield engine, reference
 

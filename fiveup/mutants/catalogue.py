@@ -1175,8 +1175,11 @@ _SHOWN_NAME = 80
 """The most characters of an unknown name an error message repeats."""
 
 
-def mutant_named(name: str) -> Mutant:
-    """The mutant of the catalogue called ``name``; UsageError, with a suggestion, if none is."""
+def mutant_named(name: str, option: str = "--mutant") -> Mutant:
+    """The mutant of the catalogue called ``name``; UsageError, with a suggestion, if none is.
+
+    The message names ``option``, the option that gave the name (none: ``""``).
+    """
     for mutant in CATALOGUE:
         if mutant.name == name:
             return mutant
@@ -1184,4 +1187,5 @@ def mutant_named(name: str) -> Mutant:
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
     hint = f"; did you mean {' or '.join(close)}?" if close else " (see fiveup mutants --list)"
     shown = quoted(name) if len(name) <= _SHOWN_NAME else f"{quoted(name[:_SHOWN_NAME])}..."
-    raise UsageError(f"no mutant {shown} in the catalogue{hint}")
+    said = f"{option} {shown}: no mutant of that name" if option else f"no mutant {shown}"
+    raise UsageError(f"{said} in the catalogue{hint}")
