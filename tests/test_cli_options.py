@@ -387,6 +387,27 @@ def test_every_option_of_every_command_refuses_a_hostile_value_by_name(
     _refused(argv, printable(named) if not action.option_strings else name, scratch)
 
 
+ONE_VALUE = [
+    (c, n, a)
+    for c, n, a in OPTIONS
+    if a.option_strings and isinstance(a, argparse._StoreAction | argparse._StoreConstAction)
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "name", "action"), ONE_VALUE, ids=[f"{c}-{n.lstrip('-')}" for c, n, _ in ONE_VALUE]
+)
+def test_an_option_of_one_value_given_twice_is_refused(
+    command: str, name: str, action: argparse.Action, scratch: Path
+) -> None:
+    words = [name] if action.nargs == 0 else [name, "1"]
+    base = [w for w in BASE.get(command, [])]
+    if name in base:
+        del base[base.index(name) : base.index(name) + 2]
+    argv = [command, *base, *words, *words, *POSITIONALS.get(command, [])]
+    assert "given twice" in _refused(argv, name, scratch)
+
+
 LONG_OPTIONS = [
     (c, n) for c, n, a in OPTIONS if n.startswith("--") and len(n) > 5 and n != "--help"
 ]

@@ -6,6 +6,7 @@ import argparse
 import difflib
 import os
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
@@ -86,6 +87,36 @@ class Parser(argparse.ArgumentParser):
                 hints += [f"{word} -> {options[close[0]]}"] if close else []
         return f" (did you mean: {', '.join(hints)}?)" if hints else ""
 
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """Parse ``args``, refusing an option of one value given twice (argparse keeps the last)."""
+        if args is not None:
+            self._refuse_repeated(list(args))
+        return super().parse_known_args(args, namespace)
+
+    def _refuse_repeated(self, words: list[str]) -> None:
+        # `--format json ... --format text` or `--timeout 5 --timeout 50` is a script that adds
+        # to a command line it did not read: which one was meant is a guess, so none is taken.
+        seen: dict[argparse.Action, str] = {}
+        for at, word in enumerate(words):
+            if word == "--":
+                break
+            name = word.split("=", 1)[0] if word.startswith("--") else word[:2]
+            action = self._option_string_actions.get(name) if word.startswith("-") else None
+            if not isinstance(action, _ONE_VALUE):
+                continue
+            given = word
+            if "=" not in word and action.nargs != 0 and at + 1 < len(words):
+                given = f"{word} {words[at + 1]}"
+            if action in seen:
+                first, then = (quoted(cut(w, 60)) for w in (seen[action], given))
+                raise UsageError(
+                    f"argument {'/'.join(action.option_strings)}: given twice ({first}, then "
+                    f"{then}): give it once\n{self.format_usage().rstrip()}"
+                )
+            seen[action] = given
+
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         # argparse's own message repr()s the word: a byte that is not UTF-8 would read \udcff
         # here and \xff in every other message, and a 100,000-character word came back whole.
@@ -104,6 +135,10 @@ class Parser(argparse.ArgumentParser):
         if message:
             self.stdout.write(message)
         raise Exit(status)
+
+
+_ONE_VALUE = (argparse._StoreAction, argparse._StoreConstAction)  # store_true/false too
+"""The kinds of option that hold one value: given twice, argparse would keep the last."""
 
 
 def file_or_folder(text: str) -> Path:
