@@ -225,6 +225,11 @@ def _write_svg(args: argparse.Namespace, streams: Streams) -> int:
     if args.all:
         raise UsageError("--svg draws one layout: name a CASE_ID or --observation FILE, not --all")
     check_writable(args.output)
+    read = args.observation.resolve() if args.observation is not None else None
+    if args.output is not None and args.output.resolve() == read:  # the drawing would replace it
+        raise UsageError(
+            f"--output {shown(args.output)} is the --observation file this run reads: name another"
+        )
     (item,) = items(args)
     drawing = svg(item, Lang(args.lang))
     if args.output is not None:
