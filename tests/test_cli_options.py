@@ -62,6 +62,9 @@ def test_every_typed_option_is_a_path_a_number_type_or_listed() -> None:
 
 
 WHOLE_ATTACKS = [
+    "5\x00",
+    "9" * 100_000,
+    "\udcff",
     "\x1c5",
     "1" + "0" * DIGITS,
     "y" * 3000,
@@ -78,6 +81,10 @@ WHOLE_ATTACKS = [
     "1.0",
 ]
 SECONDS_ATTACKS = [
+    "5\x00",
+    "9" * 100_000,
+    "\udcff",
+    "1e-400",
     "\x1c5",
     "1" + "0" * DIGITS,
     "nan",
@@ -115,7 +122,7 @@ def test_every_numeric_option_refuses_what_is_no_number_in_its_range(
         first = said.splitlines()[0]
         assert f"argument {name}:" in first, said
         assert any(words in first for words in ("out of range", "not a", f"than {DIGITS} digits"))
-        assert out.getvalue() == "" and "Traceback" not in said
+        assert out.getvalue() == "" and "Traceback" not in said and "\\udc" not in said
         assert "invalid" not in first and len(first) < 300  # no argparse fallback, no long echo
 
 
