@@ -49,6 +49,7 @@ __all__ = [
     "handshake",
     "load_engine",
     "open_engine",
+    "start_now",
     "startup_hint",
 ]
 
@@ -227,6 +228,22 @@ MAX_NAME_CHARS = 200
 
 
 _RETRIED = (Failure.CRASHED, Failure.TRUNCATED)
+
+
+def start_now(engine: Engine, option: str = "--engine-cmd") -> None:
+    """Start a process engine now, so that a command that cannot run is refused before work.
+
+    Such a command is the user's mistake: a UsageError naming ``option`` (``--baseline-cmd``),
+    not an engine failure found halfway through (or after other figures were printed).
+    """
+    if not isinstance(engine, ProcessEngine):
+        return
+    try:
+        engine.info()
+    except ProcessEngineError as exc:
+        if exc.kind is Failure.CANNOT_START and exc.not_executable:
+            raise UsageError(f"{option}: {exc.detail}") from None
+        raise
 
 
 def handshake(engine: Engine) -> EngineInfo:

@@ -362,11 +362,7 @@ def _refused(argv: list[str], name: str, folder: Path) -> str:
     return first
 
 
-KNOWN = {
-    ("fuzz", "--baseline-cmd"): "fuzz names no option when the baseline's command cannot run",
-    ("bench-harness", "--engine-cmd"): "bench-harness names no option when the command cannot "
-    "run, and prints its in-process figures first",
-}
+KNOWN: dict[tuple[str, str], str] = {}
 """Found and not fixed (notes/opts-27.md): the attacks of these options that reach the engine."""
 
 

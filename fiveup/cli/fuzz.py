@@ -28,7 +28,7 @@ from fiveup.errors import UsageError
 from fiveup.fuzz.campaign import KEEP_PER_KIND, Findings, Shard, run_campaign
 from fiveup.fuzz.cases import LEVEL_WEIGHTS
 from fiveup.fuzz.report import campaign_report, merge_reports, write_text
-from fiveup.harness.engines import close_engine, open_engine
+from fiveup.harness.engines import close_engine, open_engine, start_now
 from fiveup.harness.sources import read_bounded
 from fiveup.harness.text import printable
 
@@ -182,8 +182,10 @@ def _opened(
     with ExitStack() as stack:
         engine = open_engine(candidate[0], candidate[1], timeout)
         stack.callback(close_engine, engine)
+        start_now(engine, "--engine-cmd")
         reference = open_engine(baseline[0], baseline[1], timeout, option="--baseline")
         stack.callback(close_engine, reference)
+        start_now(reference, "--baseline-cmd")
         yield engine, reference
 
 
