@@ -13,6 +13,7 @@ from fiveup.cli import certify, main
 from fiveup.cli.common import Parser
 from fiveup.harness import pytest_plugin
 from fiveup.harness.corpus import load_corpus
+from fiveup.harness.sources import read_bounded
 
 CASE = "doc.layout.branches-1-2"
 
@@ -206,3 +207,12 @@ def test_a_fixtures_folder_with_no_fixture_is_refused_in_certifys_words(
     assert (
         err.getvalue() == "fiveup certify: error: --fixtures empty: no *.yaml fixture files there\n"
     )
+
+
+def test_a_baseline_name_holding_a_nul_is_a_usage_error_not_a_traceback(
+    pytester: pytest.Pytester,
+) -> None:
+    assert "NUL" in str(read_bounded(Path("known\x00.yaml")))  # os.stat raised ValueError
+    result = pytester.runpytest("--fiveup-engine=reference", "--fiveup-expected-failures=a\x00b")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--fiveup-expected-failures a*b: cannot read: *NUL character*"])
