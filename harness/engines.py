@@ -246,12 +246,12 @@ def start_now(engine: Engine, option: str = "--engine-cmd") -> None:
         raise
 
 
-def handshake(engine: Engine) -> EngineInfo:
+def handshake(engine: Engine, option: str = "--engine-cmd") -> EngineInfo:
     """Ask the engine who it is; the answer is judged as its ``ready`` message would be.
 
     A process engine that crashes while starting is started again, as the protocol says, until
     it has failed ``max_failed_starts`` times in a row. An engine command that cannot be
-    executed at all is the user's mistake: UsageError.
+    executed at all is the user's mistake: UsageError naming ``option``.
     """
     while True:
         try:
@@ -259,7 +259,7 @@ def handshake(engine: Engine) -> EngineInfo:
             break
         except ProcessEngineError as exc:
             if exc.kind is Failure.CANNOT_START and exc.not_executable:
-                raise UsageError(f"--engine-cmd: {exc.detail}") from None
+                raise UsageError(f"{option}: {exc.detail}") from None
             if exc.kind not in _RETRIED or not isinstance(engine, ProcessEngine):
                 raise
             if engine.failed_starts >= engine.max_failed_starts:

@@ -133,8 +133,9 @@ class _Session:
                 timeout,
                 sandbox=self.sandbox(),
                 memory=_memory(self.config),
+                option="--fiveup-engine",
             )
-            self.info = handshake(self.engine)
+            self.info = handshake(self.engine, "--fiveup-engine-cmd")
         except FiveUpError as exc:
             self.failure, self.hint = str(exc), startup_hint(exc)
         except Exception as exc:  # an untrusted in-process engine may fail in any way

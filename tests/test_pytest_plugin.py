@@ -216,3 +216,12 @@ def test_a_baseline_name_holding_a_nul_is_a_usage_error_not_a_traceback(
     result = pytester.runpytest("--fiveup-engine=reference", "--fiveup-expected-failures=a\x00b")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--fiveup-expected-failures a*b: cannot read: *NUL character*"])
+
+
+def test_an_engine_that_cannot_be_found_or_run_is_named_by_the_plugins_option(
+    pytester: pytest.Pytester,
+) -> None:
+    result = pytester.runpytest("--fiveup-engine=no_such_engine", "-k", "credit-15")
+    result.stdout.fnmatch_lines(["*--fiveup-engine no_such_engine: no engine of that name*"])
+    result = pytester.runpytest("--fiveup-engine-cmd=/no/such/engine", "-k", "credit-15")
+    result.stdout.fnmatch_lines(["*--fiveup-engine-cmd: cannot run /no/such/engine*"])
