@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from fiveup.contract.engine import Engine, EngineInfo, Level
+from fiveup.contract.schemas import clip
 from fiveup.errors import EngineError, UsageError
 
 from .corpus import Case, Corpus
@@ -35,7 +36,7 @@ from .selection import (
     select,
     without_decisions,
 )
-from .text import printable_lines
+from .text import cut, printable, printable_lines
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -256,24 +257,30 @@ def plan_run(
     decisions: Sequence[str] = (),
     expected_failures: Path | None = None,
     decision_option: str = "--without-decision",
+    baseline_option: str = "--expected-failures",
 ) -> RunPlan:
     """Choose the cases, leave out the decisions and read the baseline.
 
-    UsageError when a name is wrong or nothing is left to run (``decision_option`` names the
-    option in messages).
+    UsageError when a name is wrong or nothing is left to run (``decision_option`` and
+    ``baseline_option`` name the options in messages, as do ``-k`` and ``--case``).
     """
     checked = check_decisions(corpus, decisions, decision_option)
-    chosen = tuple(select(corpus, keyword, case_ids))
+    chosen = tuple(select(corpus, keyword, case_ids, ids_option="--case"))
     if not chosen:
-        raise UsageError("no case matches the selection")
+        named = [f"-k {printable(clip(keyword, 80))}"] if keyword is not None else []
+        named += [f"--case {printable(cut(', '.join(case_ids), 200))}"] if case_ids else []
+        raise UsageError(f"{' '.join(named)}: no case matches the selection".lstrip(": "))
     cases = tuple(without_decisions(chosen, checked))
     if not cases:
         raise UsageError(
             f"every selected case depends on {', '.join(checked)}: none is left to run"
         )
-    baseline = (
-        load_expected_failures(expected_failures, corpus) if expected_failures else Baseline()
-    )
+    try:
+        baseline = (
+            load_expected_failures(expected_failures, corpus) if expected_failures else Baseline()
+        )
+    except UsageError as exc:  # it names the file; the option is said before it
+        raise UsageError(f"{baseline_option} {exc}") from None
     return RunPlan(corpus, chosen, cases, checked, baseline)
 
 

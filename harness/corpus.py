@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import TypeVar
 
 from fiveup.contract.engine import JSON, Level
-from fiveup.errors import FixtureError
+from fiveup.errors import FixtureError, UsageError
 
 from .levels import LEVELS
 from .lint import lint
 from .sources import MAX_FILE_BYTES, SourceFile, display_name, pointer
+from .text import printable
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +228,24 @@ def _contents_key(files: list[Path]) -> tuple[tuple[str, str], ...] | None:
         return tuple(key)
     except OSError:
         return None  # the linter names the file it cannot read
+
+
+def check_fixture_paths(paths: Iterable[Path], option: str = "--fixtures") -> None:
+    """Refuse paths that do not exist, or that hold no ``*.yaml`` fixture file (UsageError).
+
+    An empty corpus would list, run or measure nothing and say so as if it were an answer.
+    ``fiveup``'s ``--fixtures`` and the plugin's ``--fiveup-fixtures`` say it in the same words.
+    """
+    named = list(paths)
+    for path in named:
+        if not path.exists():
+            why = "no such file or folder"
+            if path.is_symlink():
+                why = "a symbolic link that leads to no file (it loops, or what it names is gone)"
+            raise UsageError(f"{option} {printable(str(path))}: {why}")
+    if named and not fixture_files(named):
+        shown = ", ".join(printable(str(path)) for path in named)
+        raise UsageError(f"{option} {shown}: no *.yaml fixture files there")
 
 
 def load_corpus(paths: Iterable[Path] | None = None) -> Corpus:

@@ -40,7 +40,7 @@ from .process import (
     check_seconds,
 )
 from .sandbox import IN_PROCESS_REFUSAL, Sandbox
-from .text import cut, printable
+from .text import cut, printable, quoted
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -49,22 +49,24 @@ __all__ = [
     "handshake",
     "load_engine",
     "open_engine",
+    "start_now",
     "startup_hint",
 ]
 
 
-def load_engine(name: str) -> Engine:
+def load_engine(name: str, option: str = "--engine") -> Engine:
     """An engine by entry-point name (group ``fiveup.engines``) or by ``module:attribute``.
 
     The attribute may be an engine instance, or a class or factory called with no arguments.
-    Every way the name can be wrong is a UsageError that repeats it printable and cut.
+    Every way the name can be wrong is a UsageError that repeats it printable and cut, after
+    ``option``, the option that named it (``--baseline`` for fuzz's baseline).
     """
     target: Any
     if not name.strip():  # else an empty --engine would quietly be the reference
-        raise UsageError("--engine is empty: give an entry-point name or module:attribute")
+        raise UsageError(f"{option} is empty: give an entry-point name or module:attribute")
     shown = printable(cut(name, _SHOWN_NAME))
     if ":" in name:
-        target = _from_module(name, shown)
+        target = _from_module(name, shown, option)
     else:
         found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP, name=name)
         if not found:
@@ -72,34 +74,37 @@ def load_engine(name: str) -> Engine:
                 ep.name for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
             )
             raise UsageError(
-                f"--engine {shown}: no engine of that name (installed: "
+                f"{option} {shown}: no engine of that name (installed: "
                 f"{', '.join(known) or 'none'}; or give module:attribute)"
             )
         try:
             target = next(iter(found)).load()
         except (Exception, SystemExit) as exc:  # the installed package fails as it is imported
-            raise UsageError(f"--engine {shown}: loading it failed: {_told(exc)}") from None
+            raise UsageError(f"{option} {shown}: loading it failed: {_told(exc)}") from None
     try:
         if isinstance(target, type) or (callable(target) and not isinstance(target, Engine)):
             try:
                 target = target()
             except (Exception, SystemExit) as exc:
                 why = _told(exc)
-                raise UsageError(f"--engine {shown}: creating the engine failed: {why}") from None
+                raise UsageError(f"{option} {shown}: creating the engine failed: {why}") from None
         if isinstance(target, Engine):
             return target
         what = printable(cut(repr(target), _SHOWN_NAME))
     except UsageError:
         raise
     except Exception as exc:  # an object whose __getattr__ or __repr__ itself fails
-        raise UsageError(f"--engine {shown}: not an engine: {_told(exc)}") from None
-    raise UsageError(f"--engine {shown}: {what} has no info() and run(level, given)")
+        raise UsageError(f"{option} {shown}: not an engine: {_told(exc)}") from None
+    raise UsageError(f"{option} {shown}: {what} has no info() and run(level, given)")
 
 
 def _told(exc: BaseException) -> str:
     """An exception as one short printable line, even one whose ``__str__`` fails."""
     try:
-        text = f"{type(exc).__name__}: {exc}"
+        if isinstance(exc, ModuleNotFoundError) and exc.name is not None:  # repr()s the name
+            text = f"{type(exc).__name__}: No module named {quoted(exc.name)}"
+        else:
+            text = f"{type(exc).__name__}: {exc}"
     except Exception:
         text = type(exc).__name__
     return printable(cut(text, _SHOWN_NAME))
@@ -109,12 +114,12 @@ _SHOWN_NAME = 200
 """The most characters of a name (or of what it names) that an error message repeats."""
 
 
-def _from_module(name: str, shown: str) -> Any:
+def _from_module(name: str, shown: str, option: str = "--engine") -> Any:
     """What ``module:attribute`` (or ``module:a.b``) names, or UsageError saying what is wrong."""
     module_name, _, attr = name.partition(":")
-    module_shown = printable(repr(cut(module_name, _SHOWN_NAME)))
+    module_shown = quoted(cut(module_name, _SHOWN_NAME))
     if not module_name or module_name.startswith("."):
-        raise UsageError(f"--engine {shown}: {module_shown} is not a module's absolute name")
+        raise UsageError(f"{option} {shown}: {module_shown} is not a module's absolute name")
     if os.getcwd() not in sys.path:
         # As uvicorn and gunicorn do: a module beside the user is found from the console
         # script, whose sys.path starts at the script's own folder.
@@ -122,14 +127,14 @@ def _from_module(name: str, shown: str) -> Any:
     try:
         target: Any = importlib.import_module(module_name)
     except (Exception, SystemExit) as exc:  # missing, or failing (or exiting) as it imports
-        raise UsageError(f"--engine {shown}: cannot import {module_shown}: {_told(exc)}") from None
+        raise UsageError(f"{option} {shown}: cannot import {module_shown}: {_told(exc)}") from None
     for part in attr.split("."):
         try:
             target = getattr(target, part)
         except Exception as exc:  # AttributeError, or a module __getattr__'s own failure
-            missing = printable(repr(cut(attr, _SHOWN_NAME)))
+            missing = quoted(cut(attr, _SHOWN_NAME))
             hint = _close_names(part, target) if isinstance(exc, AttributeError) else ""
-            raise UsageError(f"--engine {shown}: {module_shown} has no {missing}{hint}") from None
+            raise UsageError(f"{option} {shown}: {module_shown} has no {missing}{hint}") from None
     return target
 
 
@@ -157,6 +162,7 @@ def open_engine(
     *,
     sandbox: Sandbox | None = None,
     memory: int | None = DEFAULT_MEMORY,
+    option: str = "--engine",
 ) -> Engine:
     """The engine to certify: a process for ``command``, else the Python engine ``name``.
 
@@ -170,7 +176,7 @@ def open_engine(
         raise UsageError(IN_PROCESS_REFUSAL)
     if command:
         return ProcessEngine(command, timeout=timeout, sandbox=sandbox, memory=memory)
-    return TimedEngine(load_engine(DEFAULT_ENGINE if name is None else name), timeout)
+    return TimedEngine(load_engine(DEFAULT_ENGINE if name is None else name, option), timeout)
 
 
 class TimedEngine:
@@ -224,12 +230,28 @@ MAX_NAME_CHARS = 200
 _RETRIED = (Failure.CRASHED, Failure.TRUNCATED)
 
 
-def handshake(engine: Engine) -> EngineInfo:
+def start_now(engine: Engine, option: str = "--engine-cmd") -> None:
+    """Start a process engine now, so that a command that cannot run is refused before work.
+
+    Such a command is the user's mistake: a UsageError naming ``option`` (``--baseline-cmd``),
+    not an engine failure found halfway through (or after other figures were printed).
+    """
+    if not isinstance(engine, ProcessEngine):
+        return
+    try:
+        engine.info()
+    except ProcessEngineError as exc:
+        if exc.kind is Failure.CANNOT_START and exc.not_executable:
+            raise UsageError(f"{option}: {exc.detail}") from None
+        raise
+
+
+def handshake(engine: Engine, option: str = "--engine-cmd") -> EngineInfo:
     """Ask the engine who it is; the answer is judged as its ``ready`` message would be.
 
     A process engine that crashes while starting is started again, as the protocol says, until
     it has failed ``max_failed_starts`` times in a row. An engine command that cannot be
-    executed at all is the user's mistake: UsageError.
+    executed at all is the user's mistake: UsageError naming ``option``.
     """
     while True:
         try:
@@ -237,7 +259,7 @@ def handshake(engine: Engine) -> EngineInfo:
             break
         except ProcessEngineError as exc:
             if exc.kind is Failure.CANNOT_START and exc.not_executable:
-                raise UsageError(f"--engine-cmd: {exc.detail}") from None
+                raise UsageError(f"{option}: {exc.detail}") from None
             if exc.kind not in _RETRIED or not isinstance(engine, ProcessEngine):
                 raise
             if engine.failed_starts >= engine.max_failed_starts:

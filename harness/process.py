@@ -528,10 +528,11 @@ class ProcessEngine:
                 self.stderr_tail_bytes,
                 self.memory,
             )
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: a NUL in the command (exec cannot)
+            why = getattr(exc, "strerror", None) or str(exc)
             raise ProcessEngineError(
                 Failure.CANNOT_START,
-                f"cannot run {shlex.join(self.command)}: {exc.strerror or exc}",
+                f"cannot run {shlex.join(self.command)}: {why}",
                 not_executable=True,
             ) from exc
         self._starts += 1

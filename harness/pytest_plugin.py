@@ -27,7 +27,7 @@ from .certify import (
     open_engine,
     plan_run,
 )
-from .corpus import Case, Corpus, load_corpus
+from .corpus import Case, Corpus, check_fixture_paths, load_corpus
 from .engines import close_engine, startup_hint
 from .numbers import mebibytes, seconds
 from .process import DEFAULT_MEMORY, check_memory, check_seconds
@@ -101,14 +101,16 @@ class _Session:
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
-        fixtures = config.getoption("fiveup_fixtures")
-        self.corpus: Corpus = load_corpus([Path(p) for p in fixtures] if fixtures else None)
+        fixtures = [Path(p) for p in config.getoption("fiveup_fixtures") or []]
+        check_fixture_paths(fixtures, "--fiveup-fixtures")  # in fiveup certify's words
+        self.corpus: Corpus = load_corpus(fixtures or None)
         xfail = config.getoption("fiveup_expected_failures")
         self.plan = plan_run(
             self.corpus,
             decisions=config.getoption("fiveup_without_decision"),
             expected_failures=Path(xfail) if xfail else None,
             decision_option="--fiveup-without-decision",
+            baseline_option="--fiveup-expected-failures",
         )
         self.expected_failures = self.plan.baseline
         self.decisions = self.plan.decisions
@@ -131,8 +133,9 @@ class _Session:
                 timeout,
                 sandbox=self.sandbox(),
                 memory=_memory(self.config),
+                option="--fiveup-engine",
             )
-            self.info = handshake(self.engine)
+            self.info = handshake(self.engine, "--fiveup-engine-cmd")
         except FiveUpError as exc:
             self.failure, self.hint = str(exc), startup_hint(exc)
         except Exception as exc:  # an untrusted in-process engine may fail in any way

@@ -17,7 +17,7 @@ from fiveup.errors import UsageError
 
 from .corpus import Case, Corpus
 from .spec_index import CONVENTIONS, decision_number, spec_open_questions
-from .text import printable
+from .text import printable, quoted
 
 _SHOWN = 120
 """The characters of a name the user typed that a message shows (a long word is cut)."""
@@ -83,14 +83,15 @@ class _KeywordParser:
     def take(self) -> str:
         token = self.peek()
         if token is None:
-            raise UsageError(f"-k {self.expression!r}: the expression ends too early")
+            raise UsageError(f"-k {quoted(self.expression)}: the expression ends too early")
         self.pos += 1
         return token
 
     def whole(self) -> Predicate:
         matcher = self.expr()
-        if self.peek() is not None:
-            raise UsageError(f"-k {self.expression!r}: unexpected {self.peek()!r}")
+        left = self.peek()
+        if left is not None:
+            raise UsageError(f"-k {quoted(self.expression)}: unexpected {quoted(left)}")
         return matcher
 
     def expr(self) -> Predicate:
@@ -113,7 +114,7 @@ class _KeywordParser:
             self.depth += 1
             if self.depth > MAX_KEYWORD_NESTING:
                 raise UsageError(
-                    f"-k {self.expression!r}: brackets and nots nest deeper than "
+                    f"-k {quoted(self.expression)}: brackets and nots nest deeper than "
                     f"{MAX_KEYWORD_NESTING}"
                 )
             try:
@@ -121,7 +122,7 @@ class _KeywordParser:
             finally:
                 self.depth -= 1
         if token in (")", "and", "or"):
-            raise UsageError(f"-k {self.expression!r}: unexpected {token!r}")
+            raise UsageError(f"-k {quoted(self.expression)}: unexpected {quoted(token)}")
         return _word(token.lower())
 
     def _nested(self, token: str) -> Predicate:
@@ -129,7 +130,7 @@ class _KeywordParser:
             return _negated(self.factor())
         inner = self.expr()
         if self.peek() != ")":
-            raise UsageError(f"-k {self.expression!r}: a '(' is never closed")
+            raise UsageError(f"-k {quoted(self.expression)}: a '(' is never closed")
         self.take()
         return inner
 
@@ -150,8 +151,18 @@ def keyword_matcher(expression: str) -> Callable[[Case], bool]:
     return matches
 
 
-def select(corpus: Corpus, keyword: str | None = None, ids: Sequence[str] = ()) -> list[Case]:
-    """The cases picked by ``-k`` and ``--case`` (all when neither is given)."""
+def select(
+    corpus: Corpus, keyword: str | None = None, ids: Sequence[str] = (), ids_option: str = ""
+) -> list[Case]:
+    """The cases picked by ``-k`` and ``--case`` (all when neither is given).
+
+    An empty ``-k`` is refused, not read as no ``-k`` (``-k "$PATTERN"`` with the variable unset
+    would run everything). ``ids_option`` names the option of ``ids`` in a message.
+    """
+    if keyword is not None and not keyword.strip():
+        raise UsageError(f"-k is empty ({keyword!r}): give an expression, or leave -k out")
+    if any(not name.strip() for name in ids):  # an unset variable: say so, not "no case  "
+        raise UsageError(f"{ids_option or 'CASE_ID'} is empty: name a case (see fiveup list)")
     cases = list(corpus.cases)
     if ids:
         known = corpus.by_id()
@@ -160,10 +171,15 @@ def select(corpus: Corpus, keyword: str | None = None, ids: Sequence[str] = ()) 
             close = difflib.get_close_matches(unknown[0], list(known), n=3, cutoff=0.6)
             hint = f"; did you mean {' or '.join(close)}?" if close else " (see fiveup list)"
             named = ", ".join(printable(clip(name, _SHOWN)) for name in unknown)
-            raise UsageError(f"no case {clip(named, 4 * _SHOWN)} in the corpus{hint}")
+            said = (
+                f"{ids_option} {clip(named, 4 * _SHOWN)}: no such case"
+                if ids_option
+                else (f"no case {clip(named, 4 * _SHOWN)}")
+            )
+            raise UsageError(f"{said} in the corpus{hint}")
         wanted = set(ids)
         cases = [c for c in cases if c.id in wanted]
-    if keyword:
+    if keyword is not None:
         match = keyword_matcher(keyword)
         cases = [c for c in cases if match(c)]
     return cases

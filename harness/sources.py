@@ -241,6 +241,8 @@ def read_bounded(path: Path, limit: int = MAX_FILE_BYTES) -> bytes | str:
         fd = os.open(path, _OPEN_FLAGS)
     except OSError as exc:
         return f"cannot read: {_why(exc)}"
+    except ValueError:  # os.stat's "embedded null byte": a name no file can have
+        return "cannot read: the name holds a NUL character, which no file name can"
     try:
         opened = os.fstat(fd)
         if not stat.S_ISREG(opened.st_mode):  # replaced between the check and the opening

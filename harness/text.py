@@ -7,7 +7,7 @@ character, bidirectional override or undecodable byte can forge a line of the re
 
 from __future__ import annotations
 
-__all__ = ["cut", "printable", "printable_lines"]
+__all__ = ["cut", "printable", "printable_lines", "quoted"]
 
 
 def printable(text: str) -> str:
@@ -19,6 +19,15 @@ def printable(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else _escape(c) for c in text)
+
+
+def quoted(text: str) -> str:
+    r"""``text`` in single quotes, :func:`printable`: how a message quotes the user's word.
+
+    ``repr`` would show a byte that is not UTF-8 as ``\udcff`` where :func:`printable` (every
+    path and -k expression) shows ``\xff``; one rendering everywhere.
+    """
+    return f"'{printable(text)}'"
 
 
 def printable_lines(text: str, limit: int) -> str:

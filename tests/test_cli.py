@@ -140,7 +140,7 @@ def test_an_engine_that_cannot_start_is_said_once_with_exit_1() -> None:
     ("args", "words"),
     [
         (["certify", "--engine", "nope"], "no engine of that name"),
-        (["certify", "--case", "no.such.case"], "no case no.such.case"),
+        (["certify", "--case", "no.such.case"], "--case no.such.case: no such case in the corpus"),
         (["certify", "-k", "(unclosed"], "is never closed"),
         (["certify", "-k", "zzzz-nothing"], "no case matches"),
         (["certify", "--timeout", "0"], "--timeout: 0 is out of range: more than 0"),

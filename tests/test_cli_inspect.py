@@ -222,7 +222,8 @@ def test_list_refuses_a_selection_that_matches_no_case_as_certify_does() -> None
         assert (code, out) == (2, "")
         assert err == f"fiveup list: error: {' '.join(words)}: no case matches the selection\n"
     code, _, err = run("certify", "-k", "no-such-case")
-    assert (code, err) == (2, "fiveup certify: error: no case matches the selection\n")
+    said = "fiveup certify: error: -k no-such-case: no case matches the selection\n"
+    assert (code, err) == (2, said)
     code, _, err = run("list", "-k", "x" * 5000)
     assert code == 2 and len(err) < 200
 
@@ -287,3 +288,15 @@ def test_list_and_show_escape_what_a_title_or_description_may_hold_unprintable(
         assert "pay \\u202e51 tiderc\\u202c now" in out, out
         assert all(line.isprintable() for line in out.splitlines()), out
     assert "  first\\u2066 line\n  second \\u200b line\n" in out, out
+
+
+@pytest.mark.parametrize("command", ["certify", "list", "mutants"])
+def test_an_empty_k_is_refused_not_read_as_every_case(command: str) -> None:
+    code, out, err = run(command, "-k", "")  # -k "$PATTERN" with PATTERN unset
+    assert (code, out) == (2, "") and "-k is empty" in err
+
+
+def test_certify_names_the_option_of_a_selection_or_baseline_it_refuses(tmp_path: Path) -> None:
+    assert "error: --case x: no such case in the corpus" in run("certify", "--case", "x")[2]
+    said = run("certify", "--expected-failures", str(tmp_path / "none.yaml"))[2]
+    assert said.startswith(f"fiveup certify: error: --expected-failures {tmp_path}/none.yaml: ")

@@ -374,3 +374,19 @@ def test_render_svg_output_that_cannot_be_written_names_it_and_leaves_nothing(
     assert (code, out) == (2, "")
     assert f"--output {target}: cannot be written: Permission denied" in err
     assert ".tmp" not in err and list(tmp_path.iterdir()) == []
+
+
+def test_render_spec_into_a_missing_folder_exits_2_and_makes_none(tmp_path: Path) -> None:
+    code, out, err = run("render", "spec", "--out", str(tmp_path / "typo" / "site"))
+    assert code == 2 and out == ""
+    assert f"--out {tmp_path}/typo/site: no such folder {tmp_path}/typo" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_render_refuses_to_draw_over_the_observation_it_reads(tmp_path: Path) -> None:
+    path = write(tmp_path, ReferenceEngine().run("layout", {"placements": ["[1|4]"]}))
+    before = path.read_bytes()
+    for output in (str(path), f"{tmp_path}/./{path.name}"):
+        code, out, err = run("render", "--observation", str(path), "--svg", "--output", output)
+        assert (code, out) == (2, "") and "is the --observation file this run reads" in err
+    assert path.read_bytes() == before

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 from pathlib import Path
 
@@ -161,6 +162,15 @@ def test_the_json_report_gives_the_speed(tmp_path: Path) -> None:
 def test_mistakes_exit_2(args: list[str], words: str) -> None:
     code, _, err = fiveup(*args)
     assert code == 2 and words in err
+
+
+def test_a_shard_takes_blanks_around_it_as_every_number_option_does() -> None:
+    assert Shard.parse(" 1/2\t") == Shard(1, 2)  # as --rounds " 5" is 5
+    for word in ("1 /2", "\x001/2", "1/2\n", os.fsdecode(b"\xff"), "9" * 100_000):
+        with pytest.raises(ValueError, match="not a shard") as caught:
+            Shard.parse(word)
+        assert "\\udc" not in str(caught.value) and len(str(caught.value)) < 200
+    assert "'\\xff'" in fiveup("fuzz", "--engine", "reference", "--shard", "\udcff")[2]
 
 
 def test_the_bundled_corpus_holds_no_fuzz_output() -> None:

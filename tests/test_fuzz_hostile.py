@@ -144,7 +144,23 @@ def test_out_as_a_fifo_is_refused_without_waiting(tmp_path: Path) -> None:
 def test_out_under_a_file_says_which_option_cannot_be_written(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("", encoding="utf-8")
     code, _, err = _campaign(tmp_path / "file" / "found")
-    assert code == 2 and err.startswith("fiveup fuzz: error: --out ") and "cannot be written" in err
+    assert code == 2 and err.startswith("fiveup fuzz: error: --out ")
+    assert "file is a file, not a folder" in err
+
+
+def test_out_in_a_missing_folder_is_refused_as_certify_refuses_it(tmp_path: Path) -> None:
+    code, _, err = _campaign(tmp_path / "typo" / "found")
+    assert code == 2 and f"--out {tmp_path}/typo/found: no such folder {tmp_path}/typo" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_out_is_made_only_when_a_divergence_is_written(tmp_path: Path) -> None:
+    code, _, err = fiveup(
+        "fuzz", "--engine-cmd", "false", "--rounds", "2", "--out", str(tmp_path / "new")
+    )
+    assert code == 2 and "engine" in err
+    assert list(tmp_path.iterdir()) == []  # refused: no folder left behind
+    assert _campaign(tmp_path / "new")[0] == 1 and any((tmp_path / "new").glob("*.yaml"))
 
 
 def test_planted_links_and_fifos_inside_out_are_replaced_not_followed(tmp_path: Path) -> None:

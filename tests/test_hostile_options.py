@@ -144,8 +144,25 @@ ATTACKS = [
     Attack("transcripts-players", ("transcripts", "--players", "9", "--seed", "1"), ("--players",)),
     Attack("transcripts-write-file", ("transcripts", "--write", "{path}"), ("--write",), "file"),
     Attack("transcripts-write-fifo", ("transcripts", "--write", "{path}"), ("--write",), "fifo"),
-    Attack("transcripts-check-file", ("transcripts", "--check", "{path}"), ("--check",), "file"),
-    Attack("transcripts-check-fifo", ("transcripts", "--check", "{path}"), ("--check",), "fifo"),
+    Attack(
+        "transcripts-check-file",
+        ("transcripts", "--check", "{path}"),
+        ("--check", "is a file, not a folder"),
+        "file",
+    ),
+    Attack(
+        "transcripts-check-fifo",
+        ("transcripts", "--check", "{path}"),
+        ("--check", "is a FIFO (named pipe), not a folder"),
+        "fifo",
+    ),
+    Attack(
+        "transcripts-check-zero",
+        ("transcripts", "--check", "{path}"),
+        ("--check", "is a character device, not a folder"),
+        "zero-link",
+    ),
+    Attack("transcripts-check-none", ("transcripts", "--check", "{path}"), ("no such folder",)),
     Attack("show-fifo", ("show", "x", "--fixtures", "{path}"), ("{path}", "FIFO"), "fifo"),
     Attack("show-zero", ("show", "x", "--fixtures", "{path}"), ("{path}", "device"), "zero-link"),
     Attack(

@@ -441,6 +441,14 @@ def test_a_command_that_cannot_run(fast: None) -> None:
     assert connection.starts == 0
 
 
+def test_a_command_holding_a_nul_cannot_run_and_raises_no_value_error(fast: None) -> None:
+    connection = ProcessEngine(["engine\x00x"])  # the plugin's --fiveup-engine-cmd reaches here
+    with pytest.raises(ProcessEngineError) as caught:
+        connection.info()
+    assert caught.value.kind is Failure.CANNOT_START and caught.value.not_executable
+    assert "embedded null byte" in str(caught.value)
+
+
 def test_crash_on_start_reports_exit_code_and_stderr_then_gives_up(fast: None) -> None:
     connection = engine("crash_on_start.py", max_failed_starts=2)
     for _ in range(2):

@@ -13,6 +13,7 @@ from fiveup.cli import certify, main
 from fiveup.cli.common import Parser
 from fiveup.harness import pytest_plugin
 from fiveup.harness.corpus import load_corpus
+from fiveup.harness.sources import read_bounded
 
 CASE = "doc.layout.branches-1-2"
 
@@ -189,3 +190,38 @@ def test_an_empty_file_name_is_a_usage_error_not_the_current_folder_or_none(
     result = pytester.runpytest("--fiveup-engine=reference", option, "-k", "credit")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([f"*fiveup: {option.split('=')[0]} is empty: name a file*"])
+
+
+def test_a_fixtures_folder_with_no_fixture_is_refused_in_certifys_words(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (pytester.path / "empty").mkdir()
+    result = pytester.runpytest("--fiveup-engine=reference", "--fiveup-fixtures=empty")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*fiveup: --fiveup-fixtures empty: no [*].yaml fixture files there"]
+    )
+    err = io.StringIO()
+    monkeypatch.chdir(pytester.path)
+    assert main(["certify", "--fixtures", "empty"], stdout=io.StringIO(), stderr=err) == 2
+    assert (
+        err.getvalue() == "fiveup certify: error: --fixtures empty: no *.yaml fixture files there\n"
+    )
+
+
+def test_a_baseline_name_holding_a_nul_is_a_usage_error_not_a_traceback(
+    pytester: pytest.Pytester,
+) -> None:
+    assert "NUL" in str(read_bounded(Path("known\x00.yaml")))  # os.stat raised ValueError
+    result = pytester.runpytest("--fiveup-engine=reference", "--fiveup-expected-failures=a\x00b")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--fiveup-expected-failures a*b: cannot read: *NUL character*"])
+
+
+def test_an_engine_that_cannot_be_found_or_run_is_named_by_the_plugins_option(
+    pytester: pytest.Pytester,
+) -> None:
+    result = pytester.runpytest("--fiveup-engine=no_such_engine", "-k", "credit-15")
+    result.stdout.fnmatch_lines(["*--fiveup-engine no_such_engine: no engine of that name*"])
+    result = pytester.runpytest("--fiveup-engine-cmd=/no/such/engine", "-k", "credit-15")
+    result.stdout.fnmatch_lines(["*--fiveup-engine-cmd: cannot run /no/such/engine*"])

@@ -16,7 +16,7 @@ from fiveup.contract.engine import DEFAULT_ENGINE, Engine
 from fiveup.errors import UsageError
 from fiveup.harness.certify import certify
 from fiveup.harness.corpus import Case, Corpus, load_corpus
-from fiveup.harness.engines import close_engine, load_engine, open_engine
+from fiveup.harness.engines import close_engine, load_engine, open_engine, start_now
 from fiveup.harness.process import ProcessEngine
 
 from .common import Streams, add_engine_options, check_engine_command
@@ -74,6 +74,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     if args.engine is not None or args.engine_cmd is not None:  # a wrong name fails at once
         check_engine_command(args)
         candidate = open_engine(args.engine, args.engine_cmd, args.timeout)
+        start_now(candidate)  # a command that cannot run: said before the reference's figures
     corpus = load_corpus()
     cases = list(corpus.cases)
     in_process = _best(load_engine(DEFAULT_ENGINE), corpus, cases, args.repeat, True)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import os
+import stat
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
@@ -11,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from fiveup.contract.engine import DEFAULT_ENGINE
 from fiveup.errors import UsageError
 from fiveup.harness.files import write_whole
-from fiveup.harness.text import printable
+from fiveup.harness.text import cut, printable, quoted
 
 if TYPE_CHECKING:
     from fiveup.harness.corpus import Corpus
@@ -22,10 +25,12 @@ __all__ = [
     "Streams",
     "add_engine_options",
     "check_engine_command",
+    "check_parent",
     "check_writable",
     "engine_args",
     "file_or_folder",
     "load_fixtures",
+    "not_a_folder",
     "shown",
     "write_atomically",
 ]
@@ -82,6 +87,45 @@ class Parser(argparse.ArgumentParser):
                 hints += [f"{word} -> {options[close[0]]}"] if close else []
         return f" (did you mean: {', '.join(hints)}?)" if hints else ""
 
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """Parse ``args``, refusing an option of one value given twice (argparse keeps the last)."""
+        if args is not None:
+            self._refuse_repeated(list(args))
+        return super().parse_known_args(args, namespace)
+
+    def _refuse_repeated(self, words: list[str]) -> None:
+        # `--format json ... --format text` or `--timeout 5 --timeout 50` is a script that adds
+        # to a command line it did not read: which one was meant is a guess, so none is taken.
+        seen: dict[argparse.Action, str] = {}
+        for at, word in enumerate(words):
+            if word == "--":
+                break
+            name = word.split("=", 1)[0] if word.startswith("--") else word[:2]
+            action = self._option_string_actions.get(name) if word.startswith("-") else None
+            if not isinstance(action, _ONE_VALUE):
+                continue
+            given = word
+            if "=" not in word and action.nargs != 0 and at + 1 < len(words):
+                given = f"{word} {words[at + 1]}"
+            if action in seen:
+                first, then = (quoted(cut(w, 60)) for w in (seen[action], given))
+                raise UsageError(
+                    f"argument {'/'.join(action.option_strings)}: given twice ({first}, then "
+                    f"{then}): give it once\n{self.format_usage().rstrip()}"
+                )
+            seen[action] = given
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        # argparse's own message repr()s the word: a byte that is not UTF-8 would read \udcff
+        # here and \xff in every other message, and a 100,000-character word came back whole.
+        if action.choices is not None and value not in action.choices:
+            choices = ", ".join(quoted(str(choice)) for choice in action.choices)
+            raise argparse.ArgumentError(
+                action, f"invalid choice: {quoted(cut(str(value), 80))} (choose from {choices})"
+            )
+
     def _print_message(self, message: str, file: object = None) -> None:
         if message:
             self.stdout.write(message)
@@ -93,15 +137,33 @@ class Parser(argparse.ArgumentParser):
         raise Exit(status)
 
 
+_ONE_VALUE = (argparse._StoreAction, argparse._StoreConstAction)  # store_true/false too
+"""The kinds of option that hold one value: given twice, argparse would keep the last."""
+
+
 def file_or_folder(text: str) -> Path:
-    """The type of every option that names a file or folder: any name but an empty one.
+    """The type of every option that names a file or folder: any name a path can have.
+
+    Refused: an empty name, one holding a NUL and one longer than :data:`MAX_PATH`.
 
     ``Path("")`` is the current folder, so an unset shell variable (``--write "$DIR"``) would
     write into, or read, wherever the command was started.
     """
     if not text.strip():
         raise argparse.ArgumentTypeError(f"is empty ({text!r}): name a file or folder")
+    if "\x00" in text:  # os.stat would raise ValueError: a traceback, or (exists()) "absent"
+        raise argparse.ArgumentTypeError(
+            f"{quoted(cut(text, 80))} holds a NUL character, which no file name can"
+        )
+    if len(text) > MAX_PATH:  # the OS would refuse it later, in a message naming no option
+        raise argparse.ArgumentTypeError(
+            f"{quoted(cut(text, 80))} is longer than any path ({MAX_PATH:,} characters)"
+        )
     return Path(text)
+
+
+MAX_PATH = 4096
+"""The longest path a file option takes: Linux's PATH_MAX, in bytes (a character is one or more)."""
 
 
 def add_engine_options(parser: argparse.ArgumentParser, what: str = "the engine") -> None:
@@ -145,14 +207,9 @@ def load_fixtures(fixtures: list[Path] | None) -> Corpus:
     (UsageError naming them): an empty corpus would list, run or measure nothing and say so
     as if it were an answer.
     """
-    from fiveup.harness.corpus import fixture_files, load_corpus  # the CLI loads it when used
+    from fiveup.harness.corpus import check_fixture_paths, load_corpus  # loaded when used
 
-    for path in fixtures or []:
-        if not path.exists():
-            raise UsageError(f"--fixtures {printable(str(path))}: {absent(path)}")
-    if fixtures and not fixture_files(fixtures):
-        named = ", ".join(printable(str(path)) for path in fixtures)
-        raise UsageError(f"--fixtures {named}: no *.yaml fixture files there")
+    check_fixture_paths(fixtures or [])
     return load_corpus(fixtures)
 
 
@@ -175,8 +232,11 @@ def check_engine_command(args: argparse.Namespace) -> None:
     """Refuse an engine option that is only blanks: an empty name would be the reference."""
     for dest, wanted in _ENGINE_OPTIONS.items():
         value = getattr(args, dest, None)
+        option = f"--{dest.replace('_', '-')}"
         if value is not None and not value.strip():
-            raise UsageError(f"--{dest.replace('_', '-')} is empty: give {wanted}")
+            raise UsageError(f"{option} is empty: give {wanted}")
+        if value is not None and "\x00" in value:  # no command or module name holds one
+            raise UsageError(f"{option} {quoted(cut(value, 80))}: holds a NUL character")
 
 
 def shown(path: Path) -> str:
@@ -184,15 +244,51 @@ def shown(path: Path) -> str:
     return printable(str(path))
 
 
+_KINDS = (
+    (stat.S_ISREG, "a file"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def not_a_folder(path: Path) -> str | None:
+    """Why ``path`` is no folder to read (``is a file, not a folder``), or None if it is one.
+
+    A message says what is there (a file, a FIFO) rather than that nothing is.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        if isinstance(exc, FileNotFoundError):
+            return "no such folder"
+        return f"cannot be read: {exc.strerror or exc}"
+    if stat.S_ISDIR(mode):
+        return None
+    kind = next((name for test, name in _KINDS if test(mode)), "not a folder")
+    return f"is {kind}, not a folder"
+
+
+def check_parent(path: Path, option: str) -> None:
+    """Refuse an output (a file or a folder to write into) whose folder does not exist.
+
+    Every command makes at most the one folder named, never the folders above it: a mistyped
+    parent (``--out reprots/today``) is refused, not made into a tree nobody asked for.
+    """
+    directory = path.parent if str(path.parent) else Path(".")
+    why = not_a_folder(directory)
+    if why == "no such folder":
+        raise UsageError(f"{option} {shown(path)}: no such folder {shown(directory)}")
+    if why is not None:
+        raise UsageError(f"{option} {shown(path)}: {shown(directory)} {why}")
+
+
 def check_writable(path: Path | None, option: str = "--output") -> None:
     """Refuse, before any work, a file that could not be written: no folder, or a folder."""
     if path is None:
         return
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise UsageError(
-            f"{option} {printable(str(path))}: no such folder {printable(str(directory))}"
-        )
+    check_parent(path, option)
     if path.is_dir():
         raise UsageError(f"{option} {printable(str(path))}: is a folder; name the report file")
     if path.exists() and not path.is_file():

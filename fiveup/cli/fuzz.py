@@ -28,12 +28,12 @@ from fiveup.errors import UsageError
 from fiveup.fuzz.campaign import KEEP_PER_KIND, Findings, Shard, run_campaign
 from fiveup.fuzz.cases import LEVEL_WEIGHTS
 from fiveup.fuzz.report import campaign_report, merge_reports, write_text
-from fiveup.harness.engines import close_engine, open_engine
+from fiveup.harness.engines import close_engine, open_engine, start_now
 from fiveup.harness.regressions import REPORT_MAX_BYTES, REPORT_MAX_VALUES
 from fiveup.harness.sources import read_bounded
 from fiveup.harness.text import printable
 
-from .common import Streams, add_engine_options, check_engine_command
+from .common import Streams, add_engine_options, check_engine_command, check_parent
 from .options import PLAYERS, WholeNumber, file_or_folder, seconds, seed
 
 NAME = "fuzz"
@@ -187,8 +187,10 @@ def _opened(
     with ExitStack() as stack:
         engine = open_engine(candidate[0], candidate[1], timeout)
         stack.callback(close_engine, engine)
-        reference = open_engine(baseline[0], baseline[1], timeout)
+        start_now(engine, "--engine-cmd")
+        reference = open_engine(baseline[0], baseline[1], timeout, option="--baseline")
         stack.callback(close_engine, reference)
+        start_now(reference, "--baseline-cmd")
         yield engine, reference
 
 
@@ -255,6 +257,9 @@ def _campaign_of(args: argparse.Namespace) -> dict[str, Any]:
 def _check_out(out: Path | None) -> None:
     """Refuse, before any case is played, an ``--out`` that is not a folder that can be written.
 
+    Its folder must exist (as every output's must); ``--out`` itself is made when a divergence
+    is first written, so that a run refused later (an engine that does not start) leaves none.
+
     A symbolic link is refused even to a folder: under a shared folder such as /tmp, someone
     else may have planted it to have the fixtures written where they choose.
     """
@@ -266,9 +271,10 @@ def _check_out(out: Path | None) -> None:
     if out.exists() and not out.is_dir():
         kind = "a file" if out.is_file() else "not a folder (a device, a FIFO or a socket)"
         raise UsageError(f"--out {name}: is {kind}; name a folder for the fixture files")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(dir=out, prefix=".fiveup-fuzz.", suffix=".tmp")
+    check_parent(out, "--out")
+    try:  # the folder itself is made when the first fixture is written: not for a refusal
+        where = out if out.is_dir() else (out.parent if str(out.parent) else Path("."))
+        fd, probe = tempfile.mkstemp(dir=where, prefix=".fiveup-fuzz.", suffix=".tmp")
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:

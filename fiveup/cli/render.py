@@ -36,6 +36,7 @@ from fiveup.site.build import write_site
 from .common import (
     Streams,
     add_fixtures_option,
+    check_parent,
     check_writable,
     load_fixtures,
     shown,
@@ -224,6 +225,11 @@ def _write_svg(args: argparse.Namespace, streams: Streams) -> int:
     if args.all:
         raise UsageError("--svg draws one layout: name a CASE_ID or --observation FILE, not --all")
     check_writable(args.output)
+    read = args.observation.resolve() if args.observation is not None else None
+    if args.output is not None and args.output.resolve() == read:  # the drawing would replace it
+        raise UsageError(
+            f"--output {shown(args.output)} is the --observation file this run reads: name another"
+        )
     (item,) = items(args)
     drawing = svg(item, Lang(args.lang))
     if args.output is not None:
@@ -254,6 +260,7 @@ def _write_spec(args: argparse.Namespace, streams: Streams) -> int:
         raise UsageError("--fixtures has no use with spec: the site shows the bundled corpus")
     if args.svg or args.output is not None:
         raise UsageError("--svg and --output have no use with spec: the site is written to --out")
+    check_parent(args.out, "--out")
     written = write_site(args.out, table=tables_of(load_engine(DEFAULT_ENGINE)))
     streams.stdout.write(f"wrote {len(written)} files; open {shown(args.out / 'index.html')}\n")
     return 0

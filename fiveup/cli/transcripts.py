@@ -20,7 +20,7 @@ from fiveup.harness.sources import read_bounded
 from fiveup.harness.text import printable
 from fiveup.transcripts import GOLDEN, POLICIES, Transcript, check_file
 
-from .common import Streams, check_writable, write_atomically
+from .common import Streams, check_writable, not_a_folder, write_atomically
 from .options import MAX_SEED, PLAYERS, count, file_or_folder
 
 NAME = "transcripts"
@@ -118,8 +118,9 @@ def _targets(directory: Path) -> dict[Path, Transcript | None]:
 
 
 def _check(directory: Path, streams: Streams) -> int:
-    if not directory.is_dir():
-        raise UsageError(f"--check {printable(str(directory))}: no such folder")
+    why = not_a_folder(directory)
+    if why is not None:
+        raise UsageError(f"--check {printable(str(directory))}: {why}")
     out = streams.stdout
     failed = 0
     targets = _targets(directory)

@@ -49,6 +49,7 @@ from fiveup.contract.engine import (
     pipelined,
     unwrapped,
 )
+from fiveup.contract.schemas import clip
 from fiveup.errors import EngineError
 from fiveup.harness.corpus import Case
 from fiveup.harness.engines import TimedEngine
@@ -56,6 +57,7 @@ from fiveup.harness.files import write_whole
 from fiveup.harness.levels import LEVELS, LevelSpec
 from fiveup.harness.lint import implied_decisions
 from fiveup.harness.runner import CaseResult, Status, run_case
+from fiveup.harness.text import quoted
 from fiveup.reference.engine import ReferenceEngine
 from fiveup.reference.rules import STANDARD
 
@@ -89,12 +91,13 @@ class Shard:
 
     @staticmethod
     def parse(text: str) -> Shard:
-        """Read ``I/K`` (0 <= I < K <= :data:`MAX_SHARDS`, ASCII digits)."""
-        found = _SHARD.fullmatch(text)
+        """Read ``I/K`` (0 <= I < K <= :data:`MAX_SHARDS`, ASCII digits, blanks around taken)."""
+        found = _SHARD.fullmatch(text.strip(" \t"))
+        shown = quoted(clip(text, 40))
         if found is None or int(found[1]) >= int(found[2]):
-            raise ValueError(f"not a shard: {text!r} (expected I/K with 0 <= I < K, like 0/4)")
+            raise ValueError(f"not a shard: {shown} (expected I/K with 0 <= I < K, like 0/4)")
         if int(found[2]) > MAX_SHARDS:
-            raise ValueError(f"not a shard: {text!r} (at most {MAX_SHARDS:,} shards)")
+            raise ValueError(f"not a shard: {shown} (at most {MAX_SHARDS:,} shards)")
         return Shard(int(found[1]), int(found[2]))
 
     def indexes(self, total: int) -> range:

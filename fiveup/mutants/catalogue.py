@@ -30,6 +30,7 @@ from typing import TypeVar
 from fiveup.contract.notation import Action, Placement, Point, Slot, Tile, Verb
 from fiveup.contract.players import side_of
 from fiveup.errors import UsageError
+from fiveup.harness.text import quoted
 from fiveup.reference import STANDARD, ReferenceEngine, Rules
 from fiveup.reference.rules import (
     ACTION_REFUSALS,
@@ -1174,13 +1175,17 @@ _SHOWN_NAME = 80
 """The most characters of an unknown name an error message repeats."""
 
 
-def mutant_named(name: str) -> Mutant:
-    """The mutant of the catalogue called ``name``; UsageError, with a suggestion, if none is."""
+def mutant_named(name: str, option: str = "--mutant") -> Mutant:
+    """The mutant of the catalogue called ``name``; UsageError, with a suggestion, if none is.
+
+    The message names ``option``, the option that gave the name (none: ``""``).
+    """
     for mutant in CATALOGUE:
         if mutant.name == name:
             return mutant
     names = [mutant.name for mutant in CATALOGUE]
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
     hint = f"; did you mean {' or '.join(close)}?" if close else " (see fiveup mutants --list)"
-    shown = repr(name) if len(name) <= _SHOWN_NAME else f"{name[:_SHOWN_NAME]!r}..."
-    raise UsageError(f"no mutant {shown} in the catalogue{hint}")
+    shown = quoted(name) if len(name) <= _SHOWN_NAME else f"{quoted(name[:_SHOWN_NAME])}..."
+    said = f"{option} {shown}: no mutant of that name" if option else f"no mutant {shown}"
+    raise UsageError(f"{said} in the catalogue{hint}")

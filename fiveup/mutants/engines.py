@@ -20,7 +20,7 @@ __all__: list[str] = []  # the names are the catalogue's, found by __getattr__
 
 @functools.cache
 def _engine(name: str) -> ReferenceEngine:
-    return mutant_named(name).engine()
+    return mutant_named(name, option="").engine()  # named by --engine's module:attribute
 
 
 def __getattr__(name: str) -> ReferenceEngine:
