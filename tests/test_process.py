@@ -653,8 +653,8 @@ _ENGINE = '"engine": {"name": "e", "version": "1", "levels": ["scoring"]}'
         ('{"ready": true, "protocol": null, ' + _ENGINE + "}", "$.protocol"),
         ('{"ready": true, "protocol": [1], ' + _ENGINE + "}", "$.protocol"),
         ('{"ready": true, "protocol": {"v": 1}, ' + _ENGINE + "}", "$.protocol"),
-        ('{"ready": true, ' + _ENGINE + "}", "'protocol' is a required property"),
-        ('{"ready": true, "protocol": 1}', "'engine' is a required property"),
+        ('{"ready": true, ' + _ENGINE + "}", '"protocol" is a required property'),
+        ('{"ready": true, "protocol": 1}', '"engine" is a required property'),
         ('{"ready": true, "protocol": 1, "engine": "e"}', "$.engine"),
         (
             '{"ready": true, "protocol": 1, "engine": {"name": "e", "version": "1", '
