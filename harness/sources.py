@@ -323,6 +323,12 @@ _NOT_JSON: Final = {
     _TAG + "merge": "a merge key, which is not allowed",
     _TAG + "value": "a value key, which is not allowed",
 }
+_READS_AS: Final = {
+    _TAG + "null": "null",
+    _TAG + "bool": "a boolean",
+    _TAG + "int": "a number",
+    **{tag: what.split(":")[0].split(",")[0] for tag, what in _NOT_JSON.items()},
+}
 _NO_KEY: Final = object()
 _DECIMAL: Final = re.compile("[-+]?(?:0|[1-9][0-9]*)")
 """A whole number as YAML 1.2 and JSON read it alike: YAML 1.1 (PyYAML) also reads ``017`` as 15
@@ -477,6 +483,12 @@ class _Composer:
         self._check_node(event)
         text = event.value
         tag = self.loader.resolve(yaml.ScalarNode, text, event.implicit)
+        if event.tag == "!" and tag != _STR:  # YAML makes `! 15` the text "15"; PyYAML, 15
+            raise self._refuse(
+                event,
+                f"'! {text}' is text in YAML (the tag ! on a scalar) but reads as "
+                f"{_READS_AS.get(tag, tag)} here (quote it if it is text, or drop the !)",
+            )
         if tag not in _SCALAR_TAGS:
             what = _NOT_JSON.get(tag, tag)
             raise self._refuse(event, f"{text!r} reads as {what} (quote it if it is text)")
