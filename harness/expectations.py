@@ -17,7 +17,7 @@ from fiveup.errors import UsageError
 from .corpus import Corpus
 from .levels import Claims, optional_feature
 from .runner import CaseResult, Status
-from .sources import pointer, read_yaml
+from .sources import key_text, pointer, read_yaml
 from .text import printable
 
 __all__ = ["Baseline", "Outcome", "Verdict", "baseline_text", "judge", "load_expected_failures"]
@@ -130,7 +130,8 @@ def _baseline(src: Any, corpus: Corpus) -> tuple[Baseline, list[str]]:
         if fresh is not None and fresh.group(1) in levels:
             seeds.add(fresh.group(2))
         elif not isinstance(case_id, str) or case_id not in known:
-            problems.append(f"{where}: no case {printable(repr(case_id))[:200]} in the corpus")
+            named = repr(case_id) if isinstance(case_id, str) else key_text(case_id)
+            problems.append(f"{where}: no case {printable(named)[:200]} in the corpus")
             continue
         problem = _entry(case_id, entry, reasons, statuses)
         if problem:

@@ -44,6 +44,7 @@ __all__ = [
     "Problem",
     "SourceFile",
     "display_name",
+    "key_text",
     "pointer",
     "printable",
     "printable_lines",
@@ -108,9 +109,20 @@ class Problem:
         }
 
 
-def pointer(parts: Iterable[str | int]) -> str:
-    """A JSON pointer (RFC 6901) for a path of keys and indexes."""
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+def pointer(parts: Iterable[object]) -> str:
+    """A JSON pointer (RFC 6901) for a path of keys and indexes.
+
+    A key that YAML read as null or a boolean is named as YAML writes it (``/null``, ``/true``),
+    not as Python does (``/None``).
+    """
+    return "".join("/" + key_text(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def key_text(key: object) -> str:
+    """A mapping key or an index as a pointer names it: ``null``, ``true``, ``5``, ``cases``."""
+    if key is None or isinstance(key, bool):
+        return {True: "true", False: "false", None: "null"}[key]
+    return str(key)
 
 
 def _pointer_parts(ptr: str) -> list[str]:
@@ -597,7 +609,7 @@ class _Composer:
     def _key(self, top: _Open, done: _Done) -> None:
         if not isinstance(done.where, int):
             raise _Refused(done.line, self._path(), _KEY_NOT_PLAIN)
-        text = str(done.value)
+        text = key_text(done.value)
         if len(text) > MAX_KEY_CHARS:
             raise _Refused(
                 done.line,

@@ -98,6 +98,11 @@ def test_a_baseline_with_statuses_fresh_cases_and_a_seed(tmp_path: Path) -> None
         ("fresh_seed: -1\n", "fresh_seed must be a whole number"),
         ("fresh_seed: 1\nfresh.layout.s2-0: r\n", "fresh cases of more than one seed"),
         ("fresh.chess.s2-0: r\n", "no case 'fresh.chess.s2-0'"),
+        # keys YAML reads as null, a boolean or a number, named as YAML writes them
+        ("~: r\n", ":1: no case null in the corpus"),
+        ("True: r\n", ":1: no case true in the corpus"),
+        ("7: r\n", ":1: no case 7 in the corpus"),
+        ("null: r\n~: s\n", ":2: /null: duplicate key null (first at line 1)"),
     ]:
         path.write_text(text)
         with pytest.raises(UsageError, match=re.escape(words)):

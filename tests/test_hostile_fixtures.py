@@ -425,7 +425,16 @@ def kinds() -> list[Kind]:
             3,
             "keys true (line 2) and 1 are one key once read: a boolean key is the number 1 or 0",
         ),
-        Kind("null-keys", text("cases: []\nnull: a\n~: b\n"), 3, "duplicate key null (first"),
+        Kind(  # the pointer said /None
+            "null-keys", text("cases: []\nnull: a\n~: b\n"), 3, "duplicate key null (first", "/null"
+        ),
+        Kind(
+            "boolean-key-in-a-case",
+            text(SCORING.replace("    level: scoring\n", "    level: scoring\n    true: 1\n")),
+            2,
+            "Additional properties are not allowed (true was unexpected)",
+            "/cases/0",
+        ),
         Kind("two-documents", text(SCORING + "---\n" + SCORING), 9, "single document"),
         Kind("tab-indentation", text("cases:\n\t- id: a.b\n"), 2, "YAML error"),
         Kind("unclosed-flow", text("cases: [a, b\n"), 2, "YAML error"),
