@@ -107,3 +107,14 @@ def test_a_baseline_with_statuses_fresh_cases_and_a_seed(tmp_path: Path) -> None
         path.write_text(text)
         with pytest.raises(UsageError, match=re.escape(words)):
             load_expected_failures(path, CORPUS)
+
+
+def test_a_baseline_of_thousands_of_mistakes_reports_the_first_hundred(tmp_path: Path) -> None:
+    path = tmp_path / "known.yaml"
+    path.write_text("".join(f"no.such.c{i}: r\n" for i in range(20_000)))
+    with pytest.raises(UsageError) as refused:
+        load_expected_failures(path, CORPUS)
+    lines = str(refused.value).splitlines()
+    assert len(lines) == 101, len(lines)  # it printed all 20,000: a megabyte on stderr
+    assert lines[99] == f"{path}:100: no case 'no.such.c99' in the corpus"
+    assert lines[100] == f"{path}: too many problems: only the first 100 of this file are reported"
