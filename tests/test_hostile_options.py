@@ -260,6 +260,24 @@ ATTACKS = [
             ("engine", "engine"),
         )
     ),
+    # Path("out/") is out: a file named as a folder was written, or read, without its slash
+    *(
+        Attack(
+            f"{argv[0]}-{argv[-2][2:] if argv[-2][:2] == '--' else 'report'}-trailing-slash",
+            argv,
+            ("{path}/' ends with a slash, so it names a folder: name a file",),
+        )
+        for argv in (
+            ("certify", "--output", "{path}/"),
+            ("certify", "--badge", "{path}/"),
+            ("certify", "--write-expected-failures", "{path}/"),
+            ("certify", "--expected-failures", "{path}/"),
+            ("render", "--observation", "{path}/"),
+            ("render", "doc.layout.branches-1-3", "--svg", "--output", "{path}/"),
+            ("fuzz", "--merge", "{path}/"),
+            ("compare", "{path}/", "{path}"),
+        )
+    ),
     Attack("engine-unknown", ("engine", "--engine", "no.such.module:x"), ("--engine",)),
     Attack("engine-not-an-engine", ("engine", "--engine", "os:getcwd"), ("--engine",)),
 ]

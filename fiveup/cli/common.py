@@ -23,6 +23,7 @@ __all__ = [
     "Exit",
     "Parser",
     "Streams",
+    "a_file",
     "add_engine_options",
     "check_engine_command",
     "check_parent",
@@ -160,6 +161,20 @@ def file_or_folder(text: str) -> Path:
             f"{quoted(cut(text, 80))} is longer than any path ({MAX_PATH:,} characters)"
         )
     return Path(text)
+
+
+def a_file(text: str) -> Path:
+    """The type of an option that names a file: :func:`file_or_folder`, but no trailing slash.
+
+    ``Path("report.txt/")`` is ``report.txt``: ``--output out/`` wrote a file named ``out`` where
+    a folder was meant, and an input ``r.json/`` was read as ``r.json``.
+    """
+    path = file_or_folder(text)
+    if text.endswith(("/", os.sep)):
+        raise argparse.ArgumentTypeError(
+            f"{quoted(cut(text, 80))} ends with a slash, so it names a folder: name a file"
+        )
+    return path
 
 
 MAX_PATH = 4096
