@@ -297,6 +297,20 @@ def check_parent(path: Path, option: str) -> None:
         raise UsageError(f"{option} {shown(path)}: no such folder {shown(directory)}")
     if why is not None:
         raise UsageError(f"{option} {shown(path)}: {shown(directory)} {why}")
+    corpus = _bundled_corpus()
+    if os.path.commonpath([corpus, os.path.realpath(path)]) == corpus:
+        # every command reads it: a site's or a report's copies of its files, a baseline or a
+        # fuzz fixture written there would be read as fixtures (each case a duplicate)
+        raise UsageError(
+            f"{option} {shown(path)}: is inside the bundled corpus ({shown(Path(corpus))}), "
+            "which every command reads: name a place outside it"
+        )
+
+
+def _bundled_corpus() -> str:
+    from fiveup.harness.corpus import bundled_fixture_dir  # loaded when used
+
+    return os.path.realpath(bundled_fixture_dir())
 
 
 def check_writable(path: Path | None, option: str = "--output") -> None:
