@@ -9,6 +9,7 @@ under 2 s and under 200 MB.
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import os
@@ -672,6 +673,29 @@ def test_the_hostile_names_cannot_start_a_line_of_the_report(tmp_path: Path) -> 
     lines = report.splitlines()
     assert len(lines) > 3 and all(ln.startswith(str(folder)) for ln in lines[:-1]), report
     assert not any(ln.startswith(".yaml") for ln in lines)
+
+
+@pytest.mark.parametrize("form", ["text", "json", "html"])
+def test_a_failing_case_of_a_hostile_name_has_a_printable_rerun_command(
+    tmp_path: Path, form: str
+) -> None:
+    """The rerun command held the ESC as it was and the byte as a lone surrogate: the text
+    report written by --output ended in a UnicodeEncodeError traceback."""
+    path = Path(os.fsdecode(os.fsencode(tmp_path) + b"/\xff\x1b.yaml"))
+    path.write_text(SCORING.replace("expect: {value: 15}", "expect: {value: 10}"))
+    output = tmp_path / f"report.{form}"
+    code, said = run(
+        ["certify", "--fixtures", str(path), "--format", form, "--output", str(output)]
+    )
+    assert code == 1 and "Traceback" not in said, said
+    report = output.read_text(encoding="utf-8")
+    rerun = f"--fixtures $'{tmp_path}/\\xff\\x1b.yaml' --case t.scoring.credit-15"
+    if form == "json":
+        report = json.loads(report)["cases"][0]["rerun"]
+    if form == "html":
+        report = html.unescape(report)
+    assert rerun in report, report[:2000]
+    assert "\x1b" not in report
 
 
 def test_an_expected_failures_file_with_a_hostile_name_is_named_escaped(tmp_path: Path) -> None:
