@@ -172,7 +172,7 @@ def a_file(text: str) -> Path:
     path = file_or_folder(text)
     if text.endswith(("/", os.sep)):
         raise argparse.ArgumentTypeError(
-            f"{quoted(cut(text, 80))} ends with a slash, so it names a folder: name a file"
+            f"{quoted(text)} ends with a slash, so it names a folder: name a file"
         )
     return path
 
