@@ -88,14 +88,29 @@ def fixture_files(paths: Iterable[Path]) -> list[Path]:
     into it). Whatever cannot be searched or told apart is kept, whatever its name, for reading
     to report it by name instead of skipping it: a folder that cannot be listed, a symbolic link
     to a folder, a link that loops or cannot be followed.
+
+    A file is listed once, where it is first met: named twice, or named and inside a named
+    folder, or reached again through a link, it would be read twice and each of its cases
+    refused as a duplicate of itself.
     """
     found: list[Path] = []
+    seen: set[object] = set()
     for p in paths:
-        if _is_folder(p):
-            found.extend(sorted(_search(p)))
-        else:
-            found.append(p)
+        for file in sorted(_search(p)) if _is_folder(p) else [p]:
+            identity = _identity(file)
+            if identity not in seen:
+                seen.add(identity)
+                found.append(file)
     return found
+
+
+def _identity(path: Path) -> object:
+    """The file ``path`` names (device and inode), or the path itself when it cannot be read."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return os.path.abspath(path)
+    return (info.st_dev, info.st_ino) if stat.S_ISREG(info.st_mode) else os.path.abspath(path)
 
 
 def _is_folder(path: Path) -> bool:

@@ -17,7 +17,7 @@ from fiveup.errors import UsageError
 from .corpus import Corpus
 from .levels import Claims, optional_feature
 from .runner import CaseResult, Status
-from .sources import pointer, read_yaml
+from .sources import MAX_PROBLEMS, TOO_MANY_PROBLEMS, key_text, pointer, read_yaml
 from .text import printable
 
 __all__ = ["Baseline", "Outcome", "Verdict", "baseline_text", "judge", "load_expected_failures"]
@@ -104,6 +104,8 @@ def load_expected_failures(path: Path, corpus: Corpus) -> Baseline:
     if not isinstance(src.data, dict):
         raise UsageError(f"{src.name}:1: expected a mapping of case ID to reason")
     baseline, problems = _baseline(src, corpus)
+    if len(problems) > MAX_PROBLEMS:  # as for a fixture file: not a megabyte of one mistake
+        problems = [*problems[:MAX_PROBLEMS], f"{src.name}: {TOO_MANY_PROBLEMS}"]
     if problems:
         raise UsageError("\n".join(problems))
     return baseline
@@ -130,7 +132,8 @@ def _baseline(src: Any, corpus: Corpus) -> tuple[Baseline, list[str]]:
         if fresh is not None and fresh.group(1) in levels:
             seeds.add(fresh.group(2))
         elif not isinstance(case_id, str) or case_id not in known:
-            problems.append(f"{where}: no case {printable(repr(case_id))[:200]} in the corpus")
+            named = repr(case_id) if isinstance(case_id, str) else key_text(case_id)
+            problems.append(f"{where}: no case {printable(named)[:200]} in the corpus")
             continue
         problem = _entry(case_id, entry, reasons, statuses)
         if problem:

@@ -100,10 +100,42 @@ def rerun_command(engine_args: list[str], case_id: str) -> str:
     """
     fresh = _FRESH_ID.match(case_id)
     if fresh is None:
-        return shlex.join(["fiveup", "certify", *engine_args, "--case", case_id])
+        return shell_join(["fiveup", "certify", *engine_args, "--case", case_id])
     seed, index = fresh.groups()
     again = ["--fresh", str(int(index) + 1), "--seed", seed]
-    return shlex.join(["fiveup", "certify", *engine_args, *again])
+    return shell_join(["fiveup", "certify", *engine_args, *again])
+
+
+def shell_join(words: list[str]) -> str:
+    r"""``shlex.join``, but with bash's ``$'...'`` for a word that is not printable UTF-8 text.
+
+    A word with a character that is not printable, or a byte of a file name that is not UTF-8,
+    is written ``$'\xff\x1b.yaml'``, so that the command stays one line of printable text that
+    runs as it reads: shlex.quote kept an ESC as it was (it reached the terminal) and the byte
+    as a lone surrogate, which no UTF-8 report can hold (``--output`` ended in a
+    UnicodeEncodeError traceback).
+    """
+    return " ".join(_shell_word(word) for word in words)
+
+
+def _shell_word(word: str) -> str:
+    if word.isprintable() and not any("\udc80" <= char <= "\udcff" for char in word):
+        return shlex.quote(word)
+    escaped = []
+    for char in word:
+        if "\udc80" <= char <= "\udcff":  # a byte os.fsdecode could not decode
+            escaped.append(f"\\x{ord(char) - 0xDC00:02x}")
+        elif char in "'\\":
+            escaped.append("\\" + char)
+        elif char.isprintable():
+            escaped.append(char)
+        elif ord(char) < 0x100:
+            escaped.append(f"\\x{ord(char):02x}")
+        elif ord(char) < 0x10000:
+            escaped.append(f"\\u{ord(char):04x}")
+        else:
+            escaped.append(f"\\U{ord(char):08x}")
+    return "$'" + "".join(escaped) + "'"
 
 
 def _levels(levels: list[str]) -> str:

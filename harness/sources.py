@@ -44,6 +44,7 @@ __all__ = [
     "Problem",
     "SourceFile",
     "display_name",
+    "key_text",
     "pointer",
     "printable",
     "printable_lines",
@@ -108,9 +109,20 @@ class Problem:
         }
 
 
-def pointer(parts: Iterable[str | int]) -> str:
-    """A JSON pointer (RFC 6901) for a path of keys and indexes."""
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+def pointer(parts: Iterable[object]) -> str:
+    """A JSON pointer (RFC 6901) for a path of keys and indexes.
+
+    A key that YAML read as null or a boolean is named as YAML writes it (``/null``, ``/true``),
+    not as Python does (``/None``).
+    """
+    return "".join("/" + key_text(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def key_text(key: object) -> str:
+    """A mapping key or an index as a pointer names it: ``null``, ``true``, ``5``, ``cases``."""
+    if key is None or isinstance(key, bool):
+        return {True: "true", False: "false", None: "null"}[key]
+    return str(key)
 
 
 def _pointer_parts(ptr: str) -> list[str]:
@@ -323,6 +335,12 @@ _NOT_JSON: Final = {
     _TAG + "merge": "a merge key, which is not allowed",
     _TAG + "value": "a value key, which is not allowed",
 }
+_READS_AS: Final = {
+    _TAG + "null": "null",
+    _TAG + "bool": "a boolean",
+    _TAG + "int": "a number",
+    **{tag: what.split(":")[0].split(",")[0] for tag, what in _NOT_JSON.items()},
+}
 _NO_KEY: Final = object()
 _DECIMAL: Final = re.compile("[-+]?(?:0|[1-9][0-9]*)")
 """A whole number as YAML 1.2 and JSON read it alike: YAML 1.1 (PyYAML) also reads ``017`` as 15
@@ -477,6 +495,12 @@ class _Composer:
         self._check_node(event)
         text = event.value
         tag = self.loader.resolve(yaml.ScalarNode, text, event.implicit)
+        if event.tag == "!" and tag != _STR:  # YAML makes `! 15` the text "15"; PyYAML, 15
+            raise self._refuse(
+                event,
+                f"'! {text}' is text in YAML (the tag ! on a scalar) but reads as "
+                f"{_READS_AS.get(tag, tag)} here (quote it if it is text, or drop the !)",
+            )
         if tag not in _SCALAR_TAGS:
             what = _NOT_JSON.get(tag, tag)
             raise self._refuse(event, f"{text!r} reads as {what} (quote it if it is text)")
@@ -585,7 +609,7 @@ class _Composer:
     def _key(self, top: _Open, done: _Done) -> None:
         if not isinstance(done.where, int):
             raise _Refused(done.line, self._path(), _KEY_NOT_PLAIN)
-        text = str(done.value)
+        text = key_text(done.value)
         if len(text) > MAX_KEY_CHARS:
             raise _Refused(
                 done.line,

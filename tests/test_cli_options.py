@@ -19,7 +19,15 @@ import pytest
 from fiveup.cli import main
 from fiveup.cli.app import COMMANDS
 from fiveup.cli.common import Parser
-from fiveup.cli.options import DIGITS, MAX_TIMEOUT, Seconds, WholeNumber, file_or_folder, seconds
+from fiveup.cli.options import (
+    DIGITS,
+    MAX_TIMEOUT,
+    Seconds,
+    WholeNumber,
+    a_file,
+    file_or_folder,
+    seconds,
+)
 from fiveup.errors import UsageError
 from fiveup.harness.engines import TimedEngine, open_engine
 from fiveup.harness.process import ProcessEngine, check_seconds
@@ -45,6 +53,7 @@ NUMERIC = [(c, n, a) for c, n, a in OPTIONS if isinstance(a.type, NumberType)]
 IDS = [f"{command}-{name.lstrip('-')}" for command, name, _ in NUMERIC]
 
 
+PATH_TYPES = (file_or_folder, a_file)
 OTHER_TYPES = {("fuzz", "--shard")}
 """Options of a type of their own, attacked where it is defined (I/K: tests/test_fuzz.py)."""
 
@@ -53,9 +62,7 @@ def test_every_typed_option_is_a_path_a_number_type_or_listed() -> None:
     odd = {
         (c, n)
         for c, n, a in OPTIONS
-        if a.type is not None
-        and a.type is not file_or_folder
-        and not isinstance(a.type, NumberType)
+        if a.type is not None and a.type not in PATH_TYPES and not isinstance(a.type, NumberType)
     }
     assert odd == OTHER_TYPES, "a number's or a path's type comes from fiveup.cli.options"
     assert len(NUMERIC) >= 20  # the walk finds them: counts, seeds, time limits, players
@@ -146,7 +153,7 @@ def test_the_types_read_their_bounds_inclusively() -> None:
         WholeNumber(-3, 3)("4")
 
 
-PATHS = [(c, n) for c, n, a in OPTIONS if a.type is file_or_folder]
+PATHS = [(c, n) for c, n, a in OPTIONS if a.type in PATH_TYPES]
 
 
 @pytest.mark.parametrize(("command", "name"), PATHS, ids=[f"{c}-{n.lstrip('-')}" for c, n in PATHS])
@@ -258,9 +265,9 @@ ROLES = {
 """What each path option names: a new one must be given a role here (a test says so)."""
 ROLE_ATTACKS = {
     "input": ["missing/x", BYTE],
-    "input-file": ["missing/x", BYTE, "d"],
+    "input-file": ["missing/x", BYTE, "d", "file/"],
     "input-folder": ["missing/x", BYTE, "file"],
-    "output-file": ["missing/x", f"missing{BYTE}/x", "d"],
+    "output-file": ["missing/x", f"missing{BYTE}/x", "d", "x.txt/"],
     "output-folder": ["missing/x", f"missing{BYTE}/x", "file"],
 }
 """Values naming no file or folder of the role (the scratch folder holds ``d/`` and ``file``)."""
@@ -305,7 +312,7 @@ def _attacks() -> list[tuple[str, str, str]]:
             continue  # numbers: test_every_numeric_option_refuses_...
         if action.nargs == 0:
             continue  # a flag takes no value: given twice, below
-        if action.type is file_or_folder:
+        if action.type in PATH_TYPES:
             values = ROLE_ATTACKS[ROLES[(command, name)]]
         elif action.choices is not None:
             values = [BYTE, "x" * 100_000, str(next(iter(action.choices))).upper() or "X", "\x00"]
@@ -333,6 +340,12 @@ def _files(folder: Path) -> dict[str, bytes]:
 
 def test_every_path_option_has_a_role() -> None:
     assert {(c, n) for c, n in PATHS} == set(ROLES)
+
+
+def test_an_option_that_names_a_file_takes_no_trailing_slash() -> None:
+    """``Path("x.txt/")`` is ``x.txt``: ``--output out/`` wrote a file where a folder was meant."""
+    files = {(c, n) for c, n, a in OPTIONS if a.type is a_file}
+    assert files == {key for key, role in ROLES.items() if role.endswith("-file")}
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from fiveup.contract.engine import Level
 from fiveup.errors import FixtureError
 from fiveup.harness import corpus as corpus_module
 from fiveup.harness.certify import Verdict, certify
-from fiveup.harness.corpus import Case, Corpus, engine_given, load_corpus
+from fiveup.harness.corpus import Case, Corpus, bundled_fixture_dir, engine_given, load_corpus
 from fiveup.harness.lint import lint
 from fiveup.harness.sources import read_yaml
 from fiveup.harness.spec_index import document_pins
@@ -93,6 +93,24 @@ def test_a_broken_corpus_raises_fixture_error_with_places(tmp_path: Path) -> Non
     bad.write_text("cases:\n  - id: a.b\n")
     with pytest.raises(FixtureError, match=re.escape(f"{bad}:2: /cases/0: schema:")):
         load_corpus([bad])
+
+
+def test_a_file_named_twice_or_found_again_is_read_once(tmp_path: Path) -> None:
+    """``--fixtures F --fixtures F`` (or a folder and a file in it, or a link to it) refused
+    every case of F as a duplicate of itself: ``duplicate case ID 'x' (first at F:2)``."""
+    fixture = next(bundled_fixture_dir().glob("*.yaml"))
+    (tmp_path / "a.yaml").write_bytes(fixture.read_bytes())
+    (tmp_path / "link.yaml").symlink_to("a.yaml")
+    (tmp_path / "hard.yaml").hardlink_to(tmp_path / "a.yaml")
+    once = load_corpus([tmp_path / "a.yaml"])
+    for paths in (
+        [tmp_path / "a.yaml", tmp_path / "a.yaml"],
+        [tmp_path, tmp_path / "a.yaml"],
+        [tmp_path / "a.yaml", tmp_path / "." / "link.yaml"],
+    ):
+        again = load_corpus(paths)
+        assert [c.id for c in again.cases] == [c.id for c in once.cases]
+        assert len(again.files) == 1
 
 
 def test_a_bad_yaml_file_reports_its_line(tmp_path: Path) -> None:

@@ -98,7 +98,23 @@ def test_a_baseline_with_statuses_fresh_cases_and_a_seed(tmp_path: Path) -> None
         ("fresh_seed: -1\n", "fresh_seed must be a whole number"),
         ("fresh_seed: 1\nfresh.layout.s2-0: r\n", "fresh cases of more than one seed"),
         ("fresh.chess.s2-0: r\n", "no case 'fresh.chess.s2-0'"),
+        # keys YAML reads as null, a boolean or a number, named as YAML writes them
+        ("~: r\n", ":1: no case null in the corpus"),
+        ("True: r\n", ":1: no case true in the corpus"),
+        ("7: r\n", ":1: no case 7 in the corpus"),
+        ("null: r\n~: s\n", ":2: /null: duplicate key null (first at line 1)"),
     ]:
         path.write_text(text)
         with pytest.raises(UsageError, match=re.escape(words)):
             load_expected_failures(path, CORPUS)
+
+
+def test_a_baseline_of_thousands_of_mistakes_reports_the_first_hundred(tmp_path: Path) -> None:
+    path = tmp_path / "known.yaml"
+    path.write_text("".join(f"no.such.c{i}: r\n" for i in range(20_000)))
+    with pytest.raises(UsageError) as refused:
+        load_expected_failures(path, CORPUS)
+    lines = str(refused.value).splitlines()
+    assert len(lines) == 101, len(lines)  # it printed all 20,000: a megabyte on stderr
+    assert lines[99] == f"{path}:100: no case 'no.such.c99' in the corpus"
+    assert lines[100] == f"{path}: too many problems: only the first 100 of this file are reported"

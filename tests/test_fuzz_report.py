@@ -203,6 +203,11 @@ def test_a_divergence_listed_twice_or_more_divergences_than_cases_are_refused(
         ("levels", ["round", "bogus"], "'levels' is ['round', 'bogus'] (level names, or null)"),
         ("levels", [], "'levels' is []"),
         ("rounds", -3, "'rounds' is -3"),
+        ("rounds", 2**63, "'rounds' is 9223372036854775808 (a number of cases from 0, less"),
+        # past a float's range (an OverflowError traceback), or a rate JSON cannot write
+        ("seconds", 10**400, "'seconds' is 1000000000000000000000000000000000000..."),
+        ("seconds", 1e-320, "'seconds' is 1e-320 (0, or from 1e-9 to 1e9)"),
+        ("seconds", 1e300, "'seconds' is 1e+300"),
     ],
 )
 def test_a_campaign_that_fiveup_fuzz_cannot_run_is_refused(

@@ -9,6 +9,7 @@ under 2 s and under 200 MB.
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import os
@@ -387,6 +388,15 @@ def kinds() -> list[Kind]:
             "tag refused (only plain YAML is allowed)",
         ),
         Kind("local-tag", text("cases: !shout [a]\n"), 1, "tag refused"),
+        Kind(  # YAML reads `! 15` as the text "15", PyYAML as the number 15
+            "non-specific-tag-on-a-number",
+            text(SCORING.replace("input: 15", "input: ! 15")),
+            7,
+            "'! 15' is text in YAML (the tag ! on a scalar) but reads as a number here",
+            "/cases/0/given/input",
+        ),
+        Kind("non-specific-tag-on-true", text("cases: []\nx: ! true\n"), 2, "as a boolean"),
+        Kind("non-specific-tag-on-a-key", text("cases: []\n! 1: x\n"), 2, "as a number"),
         Kind("binary-tag", text("cases: !!binary aGVsbG8=\n"), 1, "tag refused"),
         Kind("set-tag", text("cases: !!set {a, b}\n"), 1, "tag refused"),
         Kind("merge-key", text("a: &m {x: 1}\nb:\n  <<: *m\n"), 3, "a merge key", "/b"),
@@ -416,7 +426,16 @@ def kinds() -> list[Kind]:
             3,
             "keys true (line 2) and 1 are one key once read: a boolean key is the number 1 or 0",
         ),
-        Kind("null-keys", text("cases: []\nnull: a\n~: b\n"), 3, "duplicate key null (first"),
+        Kind(  # the pointer said /None
+            "null-keys", text("cases: []\nnull: a\n~: b\n"), 3, "duplicate key null (first", "/null"
+        ),
+        Kind(
+            "boolean-key-in-a-case",
+            text(SCORING.replace("    level: scoring\n", "    level: scoring\n    true: 1\n")),
+            2,
+            "Additional properties are not allowed (true was unexpected)",
+            "/cases/0",
+        ),
         Kind("two-documents", text(SCORING + "---\n" + SCORING), 9, "single document"),
         Kind("tab-indentation", text("cases:\n\t- id: a.b\n"), 2, "YAML error"),
         Kind("unclosed-flow", text("cases: [a, b\n"), 2, "YAML error"),
@@ -654,6 +673,29 @@ def test_the_hostile_names_cannot_start_a_line_of_the_report(tmp_path: Path) -> 
     lines = report.splitlines()
     assert len(lines) > 3 and all(ln.startswith(str(folder)) for ln in lines[:-1]), report
     assert not any(ln.startswith(".yaml") for ln in lines)
+
+
+@pytest.mark.parametrize("form", ["text", "json", "html"])
+def test_a_failing_case_of_a_hostile_name_has_a_printable_rerun_command(
+    tmp_path: Path, form: str
+) -> None:
+    """The rerun command held the ESC as it was and the byte as a lone surrogate: the text
+    report written by --output ended in a UnicodeEncodeError traceback."""
+    path = Path(os.fsdecode(os.fsencode(tmp_path) + b"/\xff\x1b.yaml"))
+    path.write_text(SCORING.replace("expect: {value: 15}", "expect: {value: 10}"))
+    output = tmp_path / f"report.{form}"
+    code, said = run(
+        ["certify", "--fixtures", str(path), "--format", form, "--output", str(output)]
+    )
+    assert code == 1 and "Traceback" not in said, said
+    report = output.read_text(encoding="utf-8")
+    rerun = f"--fixtures $'{tmp_path}/\\xff\\x1b.yaml' --case t.scoring.credit-15"
+    if form == "json":
+        report = json.loads(report)["cases"][0]["rerun"]
+    if form == "html":
+        report = html.unescape(report)
+    assert rerun in report, report[:2000]
+    assert "\x1b" not in report
 
 
 def test_an_expected_failures_file_with_a_hostile_name_is_named_escaped(tmp_path: Path) -> None:

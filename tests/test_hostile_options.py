@@ -21,6 +21,7 @@ import pytest
 
 from fiveup.cli import main
 from fiveup.cli.app import COMMANDS
+from fiveup.harness.corpus import bundled_fixture_dir
 from fiveup.harness.regressions import REPORT_MAX_BYTES
 from fiveup.harness.sources import MAX_FILE_BYTES
 
@@ -260,6 +261,24 @@ ATTACKS = [
             ("engine", "engine"),
         )
     ),
+    # Path("out/") is out: a file named as a folder was written, or read, without its slash
+    *(
+        Attack(
+            f"{argv[0]}-{argv[-2][2:] if argv[-2][:2] == '--' else 'report'}-trailing-slash",
+            argv,
+            ("{path}/' ends with a slash, so it names a folder: name a file",),
+        )
+        for argv in (
+            ("certify", "--output", "{path}/"),
+            ("certify", "--badge", "{path}/"),
+            ("certify", "--write-expected-failures", "{path}/"),
+            ("certify", "--expected-failures", "{path}/"),
+            ("render", "--observation", "{path}/"),
+            ("render", "doc.layout.branches-1-3", "--svg", "--output", "{path}/"),
+            ("fuzz", "--merge", "{path}/"),
+            ("compare", "{path}/", "{path}"),
+        )
+    ),
     Attack("engine-unknown", ("engine", "--engine", "no.such.module:x"), ("--engine",)),
     Attack("engine-not-an-engine", ("engine", "--engine", "os:getcwd"), ("--engine",)),
 ]
@@ -293,6 +312,37 @@ def test_a_hostile_option_or_file_is_refused_in_one_line(attack: Attack, tmp_pat
     for word in attack.words:
         assert word.replace("{path}", str(planted)) in said
     assert sorted(p.name for p in tmp_path.rglob("*")) == before  # nothing written
+
+
+def _tree(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["render", "spec", "--out", "{corpus}"],  # wrote 80 files and a copy of every fixture
+        ["render", "spec", "--out", "{corpus}/site"],
+        ["fuzz", "--engine", "fiveup.mutants.engines:scr2_five_not_credited", "--out", "{corpus}"],
+        ["certify", "-k", "credit-15", "--write-expected-failures", "{corpus}/known.yaml"],
+        ["certify", "-k", "credit-15", "--format", "html", "--output", "{corpus}/round/r.html"],
+        ["certify", "-k", "credit-15", "--badge", "{corpus}/../fixtures/badge.json"],
+        ["transcripts", "--write", "{corpus}/golden"],
+    ],
+    ids=lambda argv: "-".join(w.strip("-") for w in argv[:1] + argv[-2:-1]),
+)
+def test_no_output_goes_into_the_bundled_corpus(argv: list[str]) -> None:
+    """Every command reads it: the site's copies of the fixtures, a baseline or a fuzz fixture
+    written there made every later command refuse the corpus (each case a duplicate)."""
+    corpus = bundled_fixture_dir()
+    before = _tree(corpus)
+    out, err = io.StringIO(), io.StringIO()
+    words = [w.replace("{corpus}", str(corpus)) for w in argv]
+    code = main(words, stdout=out, stderr=err, stdin=io.StringIO())
+    assert code == 2, err.getvalue()
+    assert "is inside the bundled corpus" in err.getvalue()
+    assert "which every command reads: name a place outside it" in err.getvalue()
+    assert _tree(corpus) == before
 
 
 CREDIT_15 = {"function": "credit", "input": 15}

@@ -33,7 +33,7 @@ from .common import (
     shown,
     write_atomically,
 )
-from .options import count, file_or_folder, mebibytes, seconds, seed
+from .options import a_file, count, mebibytes, seconds, seed
 from .spec_copy import check_site, spec_copy_folder, write_spec_copy
 from .tally import tally_text
 
@@ -72,7 +72,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--expected-failures",
-        type=file_or_folder,
+        type=a_file,
         metavar="FILE",
         help="YAML mapping of case ID to reason; an entry that passes fails the run",
     )
@@ -97,7 +97,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--output",
-        type=file_or_folder,
+        type=a_file,
         metavar="FILE",
         help="write the report to FILE (written whole or not at all)",
     )
@@ -110,7 +110,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--write-expected-failures",
-        type=file_or_folder,
+        type=a_file,
         metavar="FILE",
         help="write this run's failures, each with its first difference, as a baseline file "
         "for --expected-failures",
@@ -148,7 +148,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--badge",
-        type=file_or_folder,
+        type=a_file,
         metavar="FILE",
         help="write a shields.io endpoint badge of the conclusion (whole corpus only)",
     )

@@ -23,6 +23,7 @@ __all__ = [
     "Exit",
     "Parser",
     "Streams",
+    "a_file",
     "add_engine_options",
     "check_engine_command",
     "check_parent",
@@ -162,6 +163,20 @@ def file_or_folder(text: str) -> Path:
     return Path(text)
 
 
+def a_file(text: str) -> Path:
+    """The type of an option that names a file: :func:`file_or_folder`, but no trailing slash.
+
+    ``Path("report.txt/")`` is ``report.txt``: ``--output out/`` wrote a file named ``out`` where
+    a folder was meant, and an input ``r.json/`` was read as ``r.json``.
+    """
+    path = file_or_folder(text)
+    if text.endswith(("/", os.sep)):
+        raise argparse.ArgumentTypeError(
+            f"{quoted(text)} ends with a slash, so it names a folder: name a file"
+        )
+    return path
+
+
 MAX_PATH = 4096
 """The longest path a file option takes: Linux's PATH_MAX, in bytes (a character is one or more)."""
 
@@ -282,6 +297,20 @@ def check_parent(path: Path, option: str) -> None:
         raise UsageError(f"{option} {shown(path)}: no such folder {shown(directory)}")
     if why is not None:
         raise UsageError(f"{option} {shown(path)}: {shown(directory)} {why}")
+    corpus = _bundled_corpus()
+    if os.path.commonpath([corpus, os.path.realpath(path)]) == corpus:
+        # every command reads it: a site's or a report's copies of its files, a baseline or a
+        # fuzz fixture written there would be read as fixtures (each case a duplicate)
+        raise UsageError(
+            f"{option} {shown(path)}: is inside the bundled corpus ({shown(Path(corpus))}), "
+            "which every command reads: name a place outside it"
+        )
+
+
+def _bundled_corpus() -> str:
+    from fiveup.harness.corpus import bundled_fixture_dir  # loaded when used
+
+    return os.path.realpath(bundled_fixture_dir())
 
 
 def check_writable(path: Path | None, option: str = "--output") -> None:

@@ -18,7 +18,7 @@ from fiveup.harness.regressions import (
 from fiveup.harness.text import cut, printable
 
 from .common import Streams
-from .options import file_or_folder
+from .options import a_file
 
 NAME = "compare"
 _SHOWN = 500
@@ -29,12 +29,8 @@ HELP = "compare two JSON reports of certify: new failures, fixed cases, changed 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``compare``."""
-    parser.add_argument(
-        "old", type=file_or_folder, metavar="OLD.json", help="the report before the change"
-    )
-    parser.add_argument(
-        "new", type=file_or_folder, metavar="NEW.json", help="the report after the change"
-    )
+    parser.add_argument("old", type=a_file, metavar="OLD.json", help="the report before the change")
+    parser.add_argument("new", type=a_file, metavar="NEW.json", help="the report after the change")
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="text (default) or json"
     )

@@ -34,7 +34,7 @@ from fiveup.harness.sources import read_bounded
 from fiveup.harness.text import printable
 
 from .common import Streams, add_engine_options, check_engine_command, check_parent
-from .options import PLAYERS, WholeNumber, file_or_folder, seconds, seed
+from .options import PLAYERS, WholeNumber, a_file, file_or_folder, seconds, seed
 
 NAME = "fuzz"
 HELP = "play random cases on a baseline and an engine; write each divergence as a fixture"
@@ -145,7 +145,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--merge",
         nargs="+",
-        type=file_or_folder,
+        type=a_file,
         metavar="REPORT",
         help="play nothing: sum the JSON reports (--format json) of the K shards of one "
         "campaign into the whole campaign's report",

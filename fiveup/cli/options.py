@@ -17,7 +17,7 @@ from fiveup.contract.players import MAX_PLAYERS, MIN_PLAYERS
 from fiveup.harness.numbers import DIGITS, Seconds, WholeNumber, mebibytes, seconds
 from fiveup.harness.process import MAX_TIMEOUT
 
-from .common import file_or_folder
+from .common import a_file, file_or_folder
 
 __all__ = [
     "DIGITS",
@@ -27,6 +27,7 @@ __all__ = [
     "PLAYERS",
     "Seconds",
     "WholeNumber",
+    "a_file",
     "any_number",
     "count",
     "file_or_folder",

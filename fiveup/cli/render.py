@@ -42,7 +42,7 @@ from .common import (
     shown,
     write_atomically,
 )
-from .options import file_or_folder
+from .options import a_file, file_or_folder
 
 NAME = "render"
 SPEC: Final = "spec"
@@ -85,7 +85,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     what.add_argument(
         "--observation",
-        type=file_or_folder,
+        type=a_file,
         metavar="FILE",
         help="render the layout in this JSON file instead: an engine's observation of the "
         "layout or round level, or a layout alone",
@@ -111,7 +111,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--output",
-        type=file_or_folder,
+        type=a_file,
         metavar="FILE",
         help="with --svg: write the diagram into FILE (whole or not at all), not to stdout",
     )

@@ -20,7 +20,7 @@ from fiveup.harness.sources import read_bounded
 from fiveup.harness.text import printable
 from fiveup.transcripts import GOLDEN, POLICIES, Transcript, check_file
 
-from .common import Streams, check_writable, not_a_folder, write_atomically
+from .common import Streams, check_parent, check_writable, not_a_folder, write_atomically
 from .options import MAX_SEED, PLAYERS, count, file_or_folder
 
 NAME = "transcripts"
@@ -82,8 +82,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
 
 def _write(directory: Path, transcripts: tuple[Transcript, ...], streams: Streams) -> int:
     folder = printable(str(directory))
-    if not directory.parent.is_dir():
-        raise UsageError(f"--write {folder}: no such folder {printable(str(directory.parent))}")
+    check_parent(directory, "--write")  # before the folder is made: nothing left if refused
     if os.path.lexists(directory) and not directory.is_dir():
         raise UsageError(f"--write {folder}: is not a folder (name the folder to write into)")
     try:

@@ -9,7 +9,6 @@ each kind, by case index); only the timings differ.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, TextIO
 
@@ -142,8 +141,8 @@ _STATUSES: Final = frozenset({Status.FAIL.value, Status.ERROR.value})
 def _campaign_problem(data: Mapping[str, Any]) -> str:
     """What is impossible in the campaign keys of a report that has the right types, or ''."""
     rounds, keep, players, levels = data["rounds"], data["keep"], data["players"], data["levels"]
-    if rounds < 0:
-        return f"'rounds' is {_short(rounds)}"
+    if not 0 <= rounds < _MAX_CASES:
+        return f"'rounds' is {_short(rounds)} (a number of cases from 0, less than 2**63)"
     if keep is not None and (type(keep) is not int or keep < 1):
         return f"'keep' is {_short(keep)} (a number of files from 1, or null for every one)"
     if players is not None and (type(players) is not int or players not in PLAYER_COUNTS):
@@ -176,6 +175,13 @@ def _divergence_problem(data: Mapping[str, Any], shard: Shard, cases: int) -> st
     return ""
 
 
+_MAX_CASES: Final = 1 << 63
+"""More cases than any campaign plays: a report's ``rounds`` is below it."""
+_MIN_SECONDS: Final = 1e-9
+_MAX_SECONDS: Final = 1e9
+"""A report's time, when not 0: past these, the rates would not be finite numbers."""
+
+
 def _short(value: object) -> str:
     """``repr(value)``, clipped: a report may hold a number of thousands of digits."""
     text = repr(value)
@@ -199,8 +205,10 @@ def _inconsistency(data: Mapping[str, Any], shard: Shard) -> str:
     planned = max(0, -(-(rounds - shard.number) // shard.count))
     if not 0 <= cases <= planned or (cases < planned and not data["interrupted"]):
         return f"{_short(cases)} cases in shard {data['shard']} of a campaign of {_short(rounds)}"
-    if not (math.isfinite(seconds) and seconds >= 0):
-        return f"'seconds' is {_short(seconds)}"
+    # a whole number past a float's range broke math.isfinite and the rates, and a fraction of a
+    # nanosecond made them infinite, which JSON cannot write
+    if not (seconds == 0 or _MIN_SECONDS <= seconds <= _MAX_SECONDS):
+        return f"'seconds' is {_short(seconds)} (0, or from 1e-9 to 1e9)"
     unknown = sorted(set(by_level) - _LEVEL_NAMES)
     if unknown:
         return f"'by_level' names no level {_short(unknown[0])}"
