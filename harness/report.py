@@ -18,6 +18,7 @@ from .certify import Conclusion, Counts, LeftOut, Outcome, Run, Verdict
 from .compare import Difference
 from .levels import LEVELS
 from .spec_index import spec_rules, spec_sections
+from .text import printable
 
 _ORDER = tuple(level.value for level in LEVELS)
 
@@ -119,23 +120,10 @@ def shell_join(words: list[str]) -> str:
 
 
 def _shell_word(word: str) -> str:
-    if word.isprintable() and not any("\udc80" <= char <= "\udcff" for char in word):
+    if word.isprintable():  # a lone surrogate (an undecodable byte) is not printable either
         return shlex.quote(word)
-    escaped = []
-    for char in word:
-        if "\udc80" <= char <= "\udcff":  # a byte os.fsdecode could not decode
-            escaped.append(f"\\x{ord(char) - 0xDC00:02x}")
-        elif char in "'\\":
-            escaped.append("\\" + char)
-        elif char.isprintable():
-            escaped.append(char)
-        elif ord(char) < 0x100:
-            escaped.append(f"\\x{ord(char):02x}")
-        elif ord(char) < 0x10000:
-            escaped.append(f"\\u{ord(char):04x}")
-        else:
-            escaped.append(f"\\U{ord(char):08x}")
-    return "$'" + "".join(escaped) + "'"
+    # printable's escapes (\xNN for a byte, \x1b, \n, \u200b) are bash's in $'...'
+    return "$'" + printable(word.replace("\\", "\\\\").replace("'", "\\'")) + "'"
 
 
 def _levels(levels: list[str]) -> str:

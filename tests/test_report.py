@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import html
 import json
+import os
+import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
+
+import pytest
 
 from fiveup.contract.engine import Level
 from fiveup.harness.certify import Outcome, Run, Verdict, certify
@@ -16,6 +20,7 @@ from fiveup.harness.report import (
     layout_text,
     report_model,
     score_tallies,
+    shell_join,
     tally_of,
     text_report,
 )
@@ -352,3 +357,23 @@ def test_fiveup_harness_report_every_report_reruns_a_failing_fresh_case_to_the_s
     assert code == 1
     same = [c for c in json.loads(again)["fresh"]["cases"] if c["id"] == case["id"]]
     assert [(c["verdict"], c["differences"]) for c in same] == [("failed", case["differences"])]
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "plain",
+        "it's",
+        "back\\slash",
+        "new\nline",
+        "tab\tand\x1besc",
+        "\udcff\x7f.yaml",
+        "zw\u200bj'\\",
+    ],
+)
+def test_shell_join_words_read_back_by_bash_as_written(word: str) -> None:
+    """Every word of a rerun command, printable or not, is one printable word bash reads back."""
+    line = shell_join(["printf", "%s", word])
+    assert line.isprintable()
+    done = subprocess.run(["bash", "-c", line], capture_output=True, check=True)
+    assert done.stdout == os.fsencode(word)
