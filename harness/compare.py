@@ -35,6 +35,7 @@ __all__ = [
     "Row",
     "compare",
     "rows_for",
+    "same_json",
 ]
 
 MISSING: Final = "<missing>"
@@ -102,17 +103,33 @@ def _get(obj: JSON, key: str) -> JSON:
     return obj.get(key, MISSING) if isinstance(obj, dict) else MISSING
 
 
-def _same(expected: JSON, actual: JSON) -> bool:
-    # JSON keeps true and 1 apart; Python's == does not.
-    return bool(expected == actual) and isinstance(expected, bool) == isinstance(actual, bool)
+def _plain(value: JSON) -> JSON:
+    """``value`` with each whole number written without a point: JSON's ``2.0`` is ``2``."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 def _key(value: JSON) -> str:
-    return repr(value)
+    """The value as canonical JSON text: equal texts are equal values, as JSON has it."""
+    return json.dumps(_plain(value), sort_keys=True)
+
+
+def same_json(expected: JSON, actual: JSON) -> bool:
+    """Equal as JSON: ``true`` is not ``1`` at any depth (as ``==`` has it), ``2.0`` is ``2``."""
+    if expected != actual:
+        return False
+    if type(expected) is type(actual) and not isinstance(expected, (list, dict)):
+        return True
+    return _key(expected) == _key(actual)
 
 
 def _exact(w: _Walk, path: str, key: str, exp: JSON, act: JSON) -> None:
-    if not _same(exp, act):
+    if not same_json(exp, act):
         w.add(path, exp, act)
 
 
@@ -139,7 +156,7 @@ def _points(w: _Walk, path: str, key: str, exp: Mapping[str, int], act: JSON) ->
             w.add(f"{path}/{point}", e, a, "the engine offers a point the rules do not open")
         elif a == MISSING:
             w.add(f"{path}/{point}", e, a, "an available point the engine does not offer")
-        elif e != a:
+        elif not same_json(e, a):
             w.add(f"{path}/{point}", e, a)
 
 
@@ -211,7 +228,7 @@ def _listed(actions: Sequence[JSON]) -> str:
 
 def _legal(w: _Walk, path: str, key: str, exp: list[JSON], act: JSON) -> None:
     """In the canonical order; the note says which actions differ, or that only the order does."""
-    if _same(exp, act):
+    if same_json(exp, act):
         return
     if not isinstance(act, list):
         w.add(path, exp, act, "not a list")
@@ -245,7 +262,7 @@ def _divide(w: _Walk, path: str, key: str, exp: Mapping[str, int], act: JSON) ->
         a = act.get(action, MISSING)
         if a == MISSING:
             w.add(f"{path}/{action}", e, a, "a legal first action the engine does not count")
-        elif not _same(e, a):
+        elif not same_json(e, a):
             w.add(f"{path}/{action}", e, a, "sequences under this first action")
     extra = [action for action in act if action not in exp]
     for action in extra[:MAX_LISTED]:

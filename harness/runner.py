@@ -20,7 +20,7 @@ from fiveup.contract.shapes import problem
 from fiveup.errors import EngineError, UnsupportedCase
 
 from .attribution import case_rule, rule_of
-from .compare import MISSING, Difference
+from .compare import MISSING, Difference, same_json
 from .corpus import Case
 from .levels import LEVELS, Claims, feature_of
 from .text import printable_lines
@@ -103,7 +103,7 @@ def _unchanged(level: Level, refused: JSON, before: JSON) -> list[Difference]:
             "a refused action changed the game: this is the state before it",
         )
         for key in LEVELS[level].replayed
-        if _get(refused, key) != _get(before, key)
+        if not same_json(_get(refused, key), _get(before, key))
     ]
 
 

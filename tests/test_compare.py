@@ -2,15 +2,17 @@
 answers exactly what the comparator it replaced answered.
 
 The old comparator (``harness/runner.py`` at commit dcce518, before the table) is kept below,
-copied verbatim but for its name, as the oracle: over every bundled case, against the reference
-engine's observation, the observations of the wrong engines and many mutations of them, both
-must produce the same differences in the same order, down to the types of the values (``True``
-is not ``1``) and the order of the keys of a dict.
+copied verbatim but for its name and its equality (now JSON's: ``2.0`` is ``2``, and ``true``
+is not ``1`` inside a list either), as the oracle: over every bundled case, against the
+reference engine's observation, the observations of the wrong engines and many mutations of
+them, both must produce the same differences in the same order, down to the types of the values
+(``True`` is not ``1``) and the order of the keys of a dict.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 import random
 import re
 from collections import Counter
@@ -32,6 +34,7 @@ from fiveup.harness.compare import (
     Difference,
     Row,
     rows_for,
+    same_json,
 )
 from fiveup.harness.corpus import Case, load_corpus
 from fiveup.harness.levels import LEVELS
@@ -134,9 +137,19 @@ def _get(obj: JSON, key: str) -> JSON:
     return obj.get(key, _MISSING) if isinstance(obj, dict) else _MISSING
 
 
+def _plain(value: JSON) -> JSON:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
 def _same(expected: JSON, actual: JSON) -> bool:
-    # JSON keeps true and 1 apart; Python's == does not.
-    return bool(expected == actual) and isinstance(expected, bool) == isinstance(actual, bool)
+    # as JSON text: true is not 1 at any depth, 2.0 is 2
+    return _key(expected) == _key(actual)
 
 
 def _exact(d: _Diff, path: str, exp: JSON, act: JSON) -> None:
@@ -152,7 +165,7 @@ def _as_set(d: _Diff, path: str, exp: list[JSON], act: JSON) -> None:
 
 
 def _key(value: JSON) -> str:
-    return repr(value)
+    return json.dumps(_plain(value), sort_keys=True)
 
 
 def _partial_list(
@@ -197,7 +210,7 @@ def _points(d: _Diff, path: str, exp: Mapping[str, int], act: JSON) -> None:
             d.add(f"{path}/{point}", e, a, "the engine offers a point the rules do not open")
         elif a == _MISSING:
             d.add(f"{path}/{point}", e, a, "an available point the engine does not offer")
-        elif e != a:
+        elif not _same(e, a):
             d.add(f"{path}/{point}", e, a)
 
 
@@ -587,6 +600,36 @@ def test_the_divide_is_compared_per_first_action_both_ways() -> None:
 def test_a_count_is_exact_and_true_is_not_one() -> None:
     (diff,) = compare(Level.MOVES, {"count": 1}, _moves(count=True))
     assert (diff.path, diff.expected, diff.actual) == ("/count", 1, True)
+
+
+def test_a_whole_number_written_with_a_point_is_that_number_in_every_kind() -> None:
+    # an engine in a language with one number type writes 5 as 5.0; the schemas take it, so
+    # must every kind of comparison (a multiset counted 5.0 and 5 as two entries)
+    expect = {
+        "layout": {
+            "contributions": [["[5|5]", 10], ["[0|5]", 5]],
+            "points": {"[5|5]:high": 5},
+            "sum": 15,
+        }
+    }
+    written = {
+        "contributions": [["[0|5]", 5.0], ["[5|5]", 10.0]],
+        "points": {"[5|5]:high": 5.0},
+        "sum": 15.0,
+    }
+    assert compare(Level.LAYOUT, expect, {"layout": written}) == []
+    assert compare(Level.MOVES, {"count": 7}, _moves(count=7.0)) == []
+
+
+def test_true_is_not_one_inside_a_list_or_a_mapping_either() -> None:
+    expect = {"layout": {"contributions": [["[0|5]", 1]], "points": {"[0|5]:high": 1}}}
+    written = {"contributions": [["[0|5]", True]], "points": {"[0|5]:high": True}}
+    diffs = compare(Level.LAYOUT, expect, {"layout": written})
+    assert [d.path for d in diffs] == ["/layout/contributions", "/layout/points/[0|5]:high"]
+    assert same_json([1, {"a": 2}], [1.0, {"a": 2.0}])
+    assert not same_json([1], [True])
+    assert not same_json({"a": [0]}, {"a": [False]})
+    assert not same_json(1.5, 1)
 
 
 def test_a_moves_refusal_is_checked_whether_named_or_not() -> None:

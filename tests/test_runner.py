@@ -8,8 +8,9 @@ import pytest
 
 from fiveup.contract.engine import JSON, EngineInfo, Level
 from fiveup.errors import EngineError, UnsupportedCase
-from fiveup.harness.corpus import Case
+from fiveup.harness.corpus import Case, load_corpus
 from fiveup.harness.runner import Status, compare, run_case
+from fiveup.reference import ReferenceEngine
 
 LAYOUT_OBS: dict[str, Any] = {
     "steps": [{"sum": 5, "credit": 5, "displayed": 1}, {"sum": 6, "credit": 0, "displayed": 0}],
@@ -315,3 +316,39 @@ def test_a_wrong_refusal_counts_under_the_cited_rule_only_when_the_spec_has_it(
     result = run_case(Scripted([observation]), refusing, ["layout"], check_shape=lenient)
     (diff,) = result.differences
     assert (diff.path, diff.rule, result.rule) == ("/error", counted, counted)
+
+
+def _with_points(value: JSON) -> JSON:
+    if isinstance(value, bool) or not isinstance(value, int | list | dict):
+        return value
+    if isinstance(value, int):
+        return float(value)
+    if isinstance(value, list):
+        return [_with_points(v) for v in value]
+    return {k: _with_points(v) for k, v in value.items()}
+
+
+class _OneNumberType:
+    """The reference as a JavaScript engine writes it: every integer with a point (5.0)."""
+
+    def __init__(self) -> None:
+        self.inner = ReferenceEngine()
+
+    def info(self) -> EngineInfo:
+        return self.inner.info()
+
+    def run(self, level: str, given: dict[str, JSON]) -> JSON:
+        return _with_points(self.inner.run(level, given))
+
+
+def test_an_engine_writing_every_integer_with_a_point_passes_every_bundled_case() -> None:
+    engine = _OneNumberType()
+    levels = [level.value for level in Level]
+    failed = [
+        (result.case.id, [d.text for d in result.differences] or result.message)
+        for result in (run_case(engine, c, levels) for c in load_corpus().cases)
+        if result.status is not Status.PASS
+    ]
+    assert failed == []
+    written = engine.run("scoring", {"function": "credit", "input": 15})
+    assert isinstance(written, dict) and type(written["value"]) is float  # it did write 15.0

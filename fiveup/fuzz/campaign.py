@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-import json
 import marshal
 import re
 import signal
@@ -51,6 +50,7 @@ from fiveup.contract.engine import (
 )
 from fiveup.contract.schemas import clip
 from fiveup.errors import EngineError
+from fiveup.harness.compare import same_json
 from fiveup.harness.corpus import Case
 from fiveup.harness.engines import TimedEngine
 from fiveup.harness.files import write_whole
@@ -175,11 +175,6 @@ def _primary(level: Level, given: Mapping[str, JSON]) -> str:
     return _PRIMARY[level]
 
 
-def _same(observed: JSON, expected: JSON) -> bool:
-    """Equal as JSON: ``==`` alone would take ``true`` for ``1``."""
-    return bool(observed == expected) and json.dumps(observed) == json.dumps(expected)
-
-
 def _exactly_typed(engine: Engine) -> bool:
     """True for the reference engine: its observations follow their schemas by construction."""
     return isinstance(unwrapped(engine), ReferenceEngine)
@@ -253,7 +248,7 @@ def _matches(
         return True  # the very value of a schema-valid observation, types and all
     if not (checked or _conforms(level, observed)) or observed != expected:
         return False
-    return _exactly_typed(baseline) or _conforms(level, expected) or _same(observed, expected)
+    return _exactly_typed(baseline) or _conforms(level, expected) or same_json(observed, expected)
 
 
 def _identical(observed: JSON, expected: JSON) -> bool:
