@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import textwrap
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -213,7 +214,7 @@ def _header(run: Run) -> list[str]:
     info = run.engine
     who = (
         f"{info['name']} {info['version']} (protocol {info['protocol']}, levels "
-        f"{', '.join(info['levels'])}"
+        f"{', '.join(info['levels']) or 'none'}"
         + (f"; features {', '.join(info['features'])}" if info.get("features") else "")
         + ")"
         if info
@@ -408,14 +409,36 @@ def _tallies(model: ReportModel, verbose: bool = True) -> list[str]:
     return out
 
 
+MAX_RULE_CHARS: Final = 200
+"""The most characters of a rule's text a case's block quotes (spec/rules.md has it whole)."""
+
+
+def _rule_line(rule: str) -> list[str]:
+    """Where the rule a case is counted under stands in the spec, and how it begins."""
+    found = spec_rules().get(rule)
+    if found is None:
+        return []
+    text = found.text
+    if len(text) > MAX_RULE_CHARS:
+        text = text[: MAX_RULE_CHARS - 3].rstrip() + "..."
+    head = f"  {rule} (spec/rules.md:{found.line}): "
+    return textwrap.wrap(text, 100, initial_indent=head, subsequent_indent="    ")
+
+
+def _place(file: str, line: int) -> str:
+    """``(fixtures/x.yaml:7)``; a case made in the run (``(fresh)``, line 0) by its maker alone."""
+    return f"({file}:{line})" if line else file if file.startswith("(") else f"({file})"
+
+
 def _case_lines(o: Outcome, engine_args: list[str], tally: TallyWriter | None = None) -> list[str]:
     """The block that tells one case that did not pass (scores as tallies with ``tally``)."""
     case = o.result.case
     out = [
         "",
-        f"{o.verdict.value.upper()}: {case.id}  ({case.file}:{case.line})",
+        f"{o.verdict.value.upper()}: {case.id}  {_place(case.file, case.line)}",
         f"  {case.title}",
         f"  rules: {', '.join(case.rules)}; counted under {o.result.rule}",
+        *_rule_line(o.result.rule),
     ]
     if o.verdict is Verdict.XPASSED:
         out.append(
@@ -428,7 +451,7 @@ def _case_lines(o: Outcome, engine_args: list[str], tally: TallyWriter | None = 
             f"({o.result.status.value}): write the baseline again"
         )
     if o.result.message and not o.result.differences:
-        out.append(f"  {o.result.message}")
+        out += [f"  {line}" for line in o.result.message.splitlines()]  # an engine's stderr too
     for diff in o.result.differences:
         out.append(f"  {diff.text}")
         marks = score_tallies(diff, tally) if tally else ""

@@ -25,6 +25,7 @@ from fiveup.harness.report import (
     text_report,
 )
 from fiveup.harness.runner import CaseResult, Difference, Status
+from fiveup.harness.spec_index import spec_rules, spec_text
 from fiveup.mutants import mutant_named
 
 
@@ -107,6 +108,50 @@ def test_text_report_names_engine_corpus_counts_and_each_failure() -> None:
         "1 unexpectedly passing: DOES NOT CONFORM at levels scoring, layout, round "
         "(not claimed: match, moves)"
     )
+
+
+def test_a_case_block_quotes_the_rule_it_is_counted_under_and_where_the_spec_has_it() -> None:
+    text = text_report(make_run(), ["--engine", "eng"])
+    block = text.split("FAILED: a.fail")[1].split("\n\n")[0].splitlines()
+    counted = FAIL.result.rule
+    rule = spec_rules()[counted]
+    (line,) = [n for n, row in enumerate(block) if row.startswith(f"  {counted} (")]
+    assert block[line].startswith(f"  {counted} (spec/rules.md:{rule.line}): {rule.text[:20]}")
+    assert spec_text("rules.md").splitlines()[rule.line - 1].startswith(f"**{counted}**")
+    assert all(len(row) <= 100 for row in block[line : line + 3])
+    assert block[line - 1].startswith("  rules: ") and block[line + 1].startswith("    ")
+
+
+def test_a_rule_the_spec_does_not_have_gets_no_quote() -> None:
+    unknown = Outcome(
+        CaseResult(make_case("a.odd", Level.SCORING, ("ZZZ-9",)), Status.FAIL),
+        Verdict.FAILED,
+    )
+    block = text_report(make_run((unknown,)), ["--engine", "eng"]).split("FAILED: a.odd")[1]
+    assert "ZZZ-9 (" not in block and "rules: ZZZ-9; counted under ZZZ-9" in block
+
+
+def test_an_engine_that_claims_no_whole_level_is_said_to_claim_none() -> None:
+    info = {**INFO, "levels": [], "features": ["scoring.credit"]}
+    run = Run(info, "", make_run().corpus, ALL)  # type: ignore[arg-type]
+    assert "engine: eng 2.1 (protocol 1, levels none; features scoring.credit)" in text_report(
+        run, ["--engine", "eng"]
+    )
+
+
+def test_every_line_of_a_case_message_is_indented_under_its_case() -> None:
+    crashed = Outcome(
+        CaseResult(
+            make_case("a.crash", Level.ROUND, ("DRW-1",)),
+            Status.ERROR,
+            message="engine crashed: exit 1\nengine stderr (tail):\nTraceback\n  boom",
+        ),
+        Verdict.ERRORED,
+    )
+    block = text_report(make_run((crashed,)), ["--engine", "eng"]).split("ERRORED: a.crash")[1]
+    rows = block.split("\n\n")[0].splitlines()[1:]
+    assert "  engine stderr (tail):" in rows and "    boom" in rows
+    assert all(row.startswith("  ") for row in rows)
 
 
 def test_text_report_sections_use_spec_titles() -> None:
@@ -335,6 +380,7 @@ def test_fiveup_harness_report_every_report_reruns_a_failing_fresh_case_to_the_s
     case = failing[-1]  # the last of its level: a rerun must make every one before it
     reruns = {"json": case["rerun"]}
     _, text = _certify([*first, "--fresh", "5"])
+    assert f"FAILED: {case['id']}  (fresh)\n" in text  # made in the run: no file, no line 0
     reruns["text"] = next(
         line.strip().removeprefix("rerun: ")
         for block in text.split("\n\n")
