@@ -54,13 +54,31 @@ __all__ = [
 ]
 
 
-def load_engine(name: str, option: str = "--engine") -> Engine:
+def load_engine(
+    name: str, option: str = "--engine", command_option: str | None = None
+) -> Engine:  # fmt: skip
     """An engine by entry-point name (group ``fiveup.engines``) or by ``module:attribute``.
 
     The attribute may be an engine instance, or a class or factory called with no arguments.
     Every way the name can be wrong is a UsageError that repeats it printable and cut, after
-    ``option``, the option that named it (``--baseline`` for fuzz's baseline).
+    ``option``, the option that named it (``--baseline`` for fuzz's baseline). When the name
+    looks like a program to run (it has a blank or a slash) and ``command_option`` names the
+    option that runs one, the error says to use that instead.
     """
+    try:
+        return _load(name, option)
+    except UsageError as exc:
+        if command_option is None or not _looks_like_a_command(name):
+            raise
+        hint = f"; to run a program that speaks spec/protocol.md, give it to {command_option}"
+        raise UsageError(f"{exc}{hint}") from None
+
+
+def _looks_like_a_command(name: str) -> bool:
+    return any(char.isspace() or char in "/\\" for char in name.strip())
+
+
+def _load(name: str, option: str) -> Engine:
     target: Any
     if not name.strip():  # else an empty --engine would quietly be the reference
         raise UsageError(f"{option} is empty: give an entry-point name or module:attribute")
@@ -176,7 +194,8 @@ def open_engine(
         raise UsageError(IN_PROCESS_REFUSAL)
     if command:
         return ProcessEngine(command, timeout=timeout, sandbox=sandbox, memory=memory)
-    return TimedEngine(load_engine(DEFAULT_ENGINE if name is None else name, option), timeout)
+    engine = load_engine(DEFAULT_ENGINE if name is None else name, option, f"{option}-cmd")
+    return TimedEngine(engine, timeout)
 
 
 class TimedEngine:

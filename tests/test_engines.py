@@ -16,6 +16,7 @@ from fiveup.harness.engines import (
     close_engine,
     handshake,
     load_engine,
+    open_engine,
     startup_hint,
 )
 from fiveup.harness.process import Failure, ProcessEngineError
@@ -116,6 +117,34 @@ def test_a_bad_engine_name_is_a_usage_error(
     monkeypatch.syspath_prepend(tmp_path)
     with pytest.raises(UsageError, match=re.escape(words)):
         load_engine(name)
+
+
+_HINT = "; to run a program that speaks spec/protocol.md, give it to --engine-cmd"
+
+
+@pytest.mark.parametrize(
+    "name", ["python3 engine.py", "./engine", "/usr/local/bin/my-engine", "node:x y", "a\\b"]
+)
+def test_a_command_given_as_an_engine_name_is_pointed_to_the_command_option(name: str) -> None:
+    with pytest.raises(UsageError) as raised:
+        open_engine(name, None, 5.0)
+    assert str(raised.value).endswith(_HINT)
+    with pytest.raises(UsageError) as raised:
+        open_engine(name, None, 5.0, option="--baseline")
+    assert str(raised.value).endswith(_HINT.replace("--engine-cmd", "--baseline-cmd"))
+
+
+@pytest.mark.parametrize("name", ["no-such-engine", "no_such_module:X"])
+def test_a_name_that_is_no_command_gets_no_command_hint(name: str) -> None:
+    with pytest.raises(UsageError) as raised:
+        open_engine(name, None, 5.0)
+    assert "--engine-cmd" not in str(raised.value)
+
+
+def test_load_engine_alone_gives_no_command_hint_where_no_command_option_exists() -> None:
+    with pytest.raises(UsageError) as raised:
+        load_engine("python3 engine.py")
+    assert "-cmd" not in str(raised.value)
 
 
 def test_close_engine_stops_what_has_a_close_and_leaves_the_rest() -> None:
