@@ -14,6 +14,7 @@ forge a line of the report.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -29,7 +30,7 @@ import yaml
 from fiveup.contract.engine import JSON
 from fiveup.contract.schemas import clip
 
-from .text import printable, printable_lines
+from .text import printable, printable_lines, quoted
 
 __all__ = [
     "MAX_DEPTH",
@@ -220,6 +221,19 @@ def _why(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
+def _dangling(path: Path, exc: OSError) -> str:
+    """``a symbolic link to T, which does not exist`` for a link that leads nowhere, else ''."""
+    if exc.errno != errno.ENOENT:
+        return ""
+    try:
+        target = os.readlink(path)
+    except (OSError, ValueError):
+        return ""
+    if os.path.exists(path):
+        return ""
+    return f"a symbolic link to {quoted(clip(target, 120))}, which does not exist"
+
+
 def _not_regular(path: Path, mode: int) -> str:
     if stat.S_ISDIR(mode):
         try:
@@ -252,7 +266,7 @@ def read_bounded(path: Path, limit: int = MAX_FILE_BYTES) -> bytes | str:
             return _too_large(str(info.st_size), limit)
         fd = os.open(path, _OPEN_FLAGS)
     except OSError as exc:
-        return f"cannot read: {_why(exc)}"
+        return f"cannot read: {_dangling(path, exc) or _why(exc)}"
     except ValueError:  # os.stat's "embedded null byte": a name no file can have
         return "cannot read: the name holds a NUL character, which no file name can"
     try:

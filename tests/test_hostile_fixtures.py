@@ -296,7 +296,7 @@ def kinds() -> list[Kind]:
         Kind("cycle-through-a-link", cycle_in_folder, 0, "is not followed: name the folder"),
         Kind("link-to-a-folder", link_to_folder, 0, "a symbolic link to a folder is not followed"),
         Kind("unreadable-folder", unreadable_folder, 0, "cannot read the folder: Permission"),
-        Kind("dangling-link-in-folder", dangling_in_folder, 0, "No such file or directory"),
+        Kind("dangling-link-in-folder", dangling_in_folder, 0, "to 'nowhere.yaml', which does not"),
         # the bytes and characters
         Kind(
             "invalid-utf8-on-line-5",

@@ -140,6 +140,8 @@ def test_clip_keeps_short_text_and_marks_the_cut() -> None:
         ('{"seq": 1', "Expecting"),
         ('{"value": 1e999}', "1e999 is past the largest number"),
         ('\ufeff{"value": 1}', "starts with a byte order mark"),  # Python read infinity
+        ("", "it is empty"),  # Python's "Expecting value: line 1 column 1 (char 0)"
+        (" \t\r\n", "it holds nothing but blanks"),
         ('{"value": -1E400}', "-1E400 is past the largest number"),
         ("[" + "9" * 5000 + "]", "a whole number of 5,000 digits: at most 4,300 are read"),
         ('{"s\u202e": 1, "s\u202e": 2}', 'the name "s\\\\u202e" appears twice'),

@@ -127,7 +127,8 @@ def test_merged_reports_are_refused_past_2_million_values_together(tmp_path: Pat
         ('{"cases": [], "protocol": 1e999}', "not JSON: 1e999 is past the largest number"),
         ('{"cases": [], "x": ' + "9" * 10**5 + "}", "not JSON: a whole number of 100,000 digits"),
         ("[" * 100_000, "not read: the JSON nests too deeply"),
-        ("", "not JSON: Expecting value"),
+        ("", "not JSON: it is empty"),
+        (" \n", "not JSON: it holds nothing but blanks"),
     ],
 )
 def test_a_report_that_is_no_report_is_refused_naming_the_file(

@@ -97,6 +97,8 @@ def decode(line: str) -> JSON:
     (Python's limit), and a byte order mark. A line nested past the interpreter's limit
     raises RecursionError.
     """
+    if not line.strip(" \t\r\n"):  # Python's message would be "Expecting value: line 1 column 1"
+        raise ValueError("it is empty" if not line else "it holds nothing but blanks")
     if line.startswith("\ufeff"):  # Python's message would be "Expecting value: line 1 column 1"
         raise ValueError("it starts with a byte order mark (U+FEFF), which JSON does not allow")
     try:
