@@ -28,6 +28,8 @@ def badge(run: Run) -> dict[str, JSON]:
     """The endpoint badge of ``run``: the conclusion and what it speaks for."""
     conclusion = run.conclusion
     claimed = ", ".join(run.claims.claimed)
+    if run.declined_features:  # claimed but not shown: the badge must not read as conforming
+        claimed += f"; declined: {', '.join(run.declined_features)}"
     counts = Counts.of([*run.outcomes, *run.fresh])
     if conclusion is Conclusion.CONFORMS:
         message = f"conforms: {claimed}"

@@ -27,7 +27,7 @@ from .engines import (
     startup_hint,
 )
 from .expectations import Baseline, Outcome, Verdict, judge, load_expected_failures
-from .levels import Claims
+from .levels import Claims, feature_of
 from .runner import MAX_MESSAGE_CHARS, run_case
 from .selection import (
     check_decisions,
@@ -204,6 +204,24 @@ class Run:
         return [o for o in self.outcomes if o.verdict is Verdict.DECLINED]
 
     @property
+    def declined_features(self) -> list[str]:
+        """The claimed features of which the engine declined cases: ``["scoring (tally)"]``.
+
+        Declining an optional feature's cases is harmless, but it is not conformance at that
+        feature either: a conclusion names these beside what is claimed.
+        """
+        claims = self.claims
+        return Claims.named(
+            (o.result.case.level, feature_of(o.result.case.level, o.result.case.given))
+            for o in (*self.outcomes, *self.fresh)
+            if o.verdict is Verdict.DECLINED
+            or (
+                o.verdict is Verdict.UNSUPPORTED
+                and claims.claims(o.result.case.level, o.result.case.given)
+            )
+        )
+
+    @property
     def conclusion(self) -> Conclusion:
         """What the run concludes (:func:`conclude`)."""
         return conclude(self.engine is not None, self.outcomes, self.fresh)
@@ -292,11 +310,11 @@ def certify(
     on_result: Callable[[Outcome], None] | None = None,
     *,
     selection: str = "",
-    fresh: Callable[[list[str]], Iterable[Case]] | None = None,
+    fresh: Callable[[Claims], Iterable[Case]] | None = None,
     fresh_seed: int | None = None,
     left_out: LeftOut | None = None,
 ) -> Run:
-    """Run ``cases`` against ``engine``, then the fresh cases ``fresh`` makes for its levels.
+    """Run ``cases`` against ``engine``, then the fresh cases ``fresh`` makes for its claims.
 
     An engine that cannot start or complete its handshake runs no case: the run says why once.
     ``left_out`` records the decisions whose cases the caller left out of ``cases``.
@@ -328,7 +346,7 @@ def certify(
             on_result(outcome)
     played = [
         judge(run_case(engine, case, claims), xfails, claims)
-        for case in (fresh(claims.touched_levels) if fresh else [])
+        for case in (fresh(claims) if fresh else [])
     ]
     return Run(
         info, "", corpus, tuple(outcomes), selection, len(xfails),

@@ -14,7 +14,7 @@ named like the level, for the others). An engine claims levels whole or features
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import chain
 from types import MappingProxyType
@@ -330,6 +330,21 @@ class Claims:
     def partial(self) -> bool:
         """True when some level is claimed in part only."""
         return any(self.touches(level) and not self.whole(level) for level in Level)
+
+    @staticmethod
+    def named(features: Iterable[tuple[Level, str]]) -> list[str]:
+        """Some features as a conclusion names them: ``["scoring (tally)", "layout"]``.
+
+        A level all of whose features are given is named alone, as in :attr:`claimed`.
+        """
+        given = set(features)
+        out = []
+        for level in Level:
+            these = [f for f in LEVELS[level].features if (level, f) in given]
+            if these:
+                whole = len(these) == len(LEVELS[level].features)
+                out.append(level.value if whole else f"{level.value} ({', '.join(these)})")
+        return out
 
     def feature_names(self, claimed: bool = True) -> list[str]:
         """The claimed (or unclaimed) features as ``"<level>.<feature>"``, in protocol order."""

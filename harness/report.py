@@ -145,17 +145,22 @@ def claims_text(run: Run) -> str:
     """What the conclusion speaks for, as spec/README.md ("Conformance") words it.
 
     ``levels scoring, layout (not claimed: round)``, or, when a level is claimed in part,
-    ``scoring (credit), layout; not claimed: scoring (displayed), round``.
+    ``scoring (credit), layout; not claimed: scoring (displayed), round``; then the optional
+    features claimed but declined, ``; declined: scoring (tally)``.
     """
     claims = run.claims
     if run.engine is None:
         return _levels(run.declared_levels)
+    declined = run.declined_features
+    told = f"; declined: {', '.join(declined)}" if declined else ""
     if not claims.partial:
         text = _levels(run.declared_levels)
-        return text + (
-            f" (not claimed: {', '.join(run.unclaimed_levels)})" if run.unclaimed_levels else ""
+        return (
+            text
+            + (f" (not claimed: {', '.join(run.unclaimed_levels)})" if run.unclaimed_levels else "")
+            + told
         )
-    return f"{', '.join(claims.claimed)}; not claimed: {', '.join(claims.unclaimed)}"
+    return f"{', '.join(claims.claimed)}; not claimed: {', '.join(claims.unclaimed)}{told}"
 
 
 def conclusion_line(run: Run) -> str:

@@ -96,7 +96,8 @@ def test_an_engine_of_one_scoring_function_does_not_conform() -> None:
     code, out, _ = certify("--engine", f"{ENGINES}:CreditOnly")
     assert code == 1
     assert last_line(out).endswith(
-        ": DOES NOT CONFORM at level scoring (not claimed: layout, round, match, moves)"
+        ": DOES NOT CONFORM at level scoring (not claimed: layout, round, match, moves); "
+        "declined: scoring (displayed, penalty, side_penalty, tally)"
     )
     assert "declined cases of a claimed feature, which fail the run:" in out
 
@@ -119,8 +120,22 @@ def test_an_optional_feature_may_be_declined() -> None:
     assert last_line(out) == (
         f"{N - left} passed, 0 failed, 0 errors, {left} unsupported, 0 expected failures, "
         "0 unexpectedly passing: CONFORMS at levels scoring, layout, round, match "
-        "(not claimed: moves)"
+        "(not claimed: moves); declined: scoring (tally)"
     )
+
+
+def test_an_optional_feature_claimed_and_declined_is_named_and_not_called_conforming(
+    tmp_path: Path,
+) -> None:
+    badge = tmp_path / "badge.json"
+    code, out, _ = certify("--engine", f"{ENGINES}:CreditAndTallyNoTally", "--badge", str(badge))
+    assert code == 0  # declining an optional feature is harmless (spec/README.md)
+    assert last_line(out).endswith(
+        ": CONFORMS at scoring (credit, tally); not claimed: scoring (displayed, penalty, "
+        "side_penalty), layout, round, match, moves; declined: scoring (tally)"
+    )
+    written = json.loads(badge.read_text(encoding="utf-8"))
+    assert written["message"] == "conforms: scoring (credit, tally); declined: scoring (tally)"
 
 
 def test_failures_then_a_baseline_of_them_then_no_new_failures(

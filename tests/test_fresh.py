@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -48,6 +49,43 @@ def test_an_engine_that_copies_the_corpus_answers_fails_the_fresh_cases() -> Non
     fresh = next(ln for ln in out.splitlines() if ln.startswith("fresh cases (seed 7,"))
     assert not fresh.endswith(" 0 errors") and "ERRORED: fresh.scoring.s7-" in out
     assert out.rstrip().splitlines()[-1].split(": ", 1)[1].startswith("DOES NOT CONFORM")
+
+
+_CREDIT_LOOKUP = """
+from fiveup.harness.corpus import load_corpus
+
+_SEEN = {
+    c.given["input"]: c.expect["value"]
+    for c in load_corpus().cases
+    if c.level.value == "scoring" and c.given["function"] == "credit"
+}
+
+
+class Engine:
+    def info(self):
+        return {"name": "lookup", "version": "1", "protocol": 1, "levels": [],
+                "features": ["scoring.credit"]}
+
+    def run(self, level, given):
+        return {"value": _SEEN.get(given["input"], 7)}
+"""
+
+
+def test_an_engine_claiming_one_feature_gets_every_fresh_case_of_that_feature(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "credit_lookup.py").write_text(_CREDIT_LOOKUP, encoding="utf-8")
+    monkeypatch.syspath_prepend(tmp_path)
+    caught = []
+    for seed in range(1, 21):  # drawn over all five functions, seed 2 gave it no credit case
+        code, out = certify("--engine", "credit_lookup:Engine", "--seed", str(seed))
+        fresh = next(ln for ln in out.splitlines() if ln.startswith("fresh cases (seed "))
+        passed, failed = map(int, re.findall(r"(\d+) (?:passed|failed)", fresh.split(": ")[1]))
+        assert passed + failed == 5 and "not claimed" not in fresh, (seed, fresh)
+        assert (code == 1) is (failed > 0) is ("FAILED: fresh.scoring." in out), seed
+        caught.append(failed > 0)
+    # 18 of the 61 sums it is asked about are in the corpus: seed 2 drew five of them
+    assert caught.count(False) == 1
 
 
 def test_a_wrong_engine_fails_fresh_cases_too() -> None:

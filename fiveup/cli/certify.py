@@ -8,7 +8,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from fiveup.contract.engine import DEFAULT_ENGINE
+from fiveup.contract.engine import DEFAULT_ENGINE, Level
 from fiveup.errors import UsageError
 from fiveup.fuzz.campaign import fresh_cases
 from fiveup.harness.badge import badge_json
@@ -16,6 +16,7 @@ from fiveup.harness.certify import Run, certify, load_engine, open_engine, plan_
 from fiveup.harness.corpus import Case, Corpus
 from fiveup.harness.engines import close_engine
 from fiveup.harness.expectations import baseline_text
+from fiveup.harness.levels import Claims
 from fiveup.harness.process import DEFAULT_MEMORY
 from fiveup.harness.report import json_report, junit_report, summary_line, text_report
 from fiveup.harness.report_html import html_report
@@ -178,7 +179,7 @@ def _selection(
 
 def _fresh(
     args: argparse.Namespace, selection: str, skipped: tuple[str, ...], seed: int
-) -> Callable[[list[str]], list[Case]] | None:
+) -> Callable[[Claims], list[Case]] | None:
     """The maker of fresh cases of ``seed``, or None: by default only on a whole-corpus run.
 
     The levels ``skipped`` get none: the reference plays every decision, so a fresh case of a
@@ -192,9 +193,10 @@ def _fresh(
         return None
     reference = load_engine(DEFAULT_ENGINE)
 
-    def make(levels: list[str]) -> list[Case]:
-        kept = [level for level in levels if level not in skipped]
-        return fresh_cases(reference, seed, count, kept) if kept else []
+    def make(claims: Claims) -> list[Case]:
+        kept = [level for level in claims.touched_levels if level not in skipped]
+        functions = [f for level, f in claims.features if level is Level.SCORING]
+        return fresh_cases(reference, seed, count, kept, functions) if kept else []
 
     return make
 

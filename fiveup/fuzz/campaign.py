@@ -28,7 +28,7 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -209,17 +209,26 @@ def _case(seed: int, index: int, level: Level, given: Mapping[str, JSON], expect
     )
 
 
-def fresh_cases(baseline: Engine, seed: int, count: int, levels: list[str]) -> list[Case]:
+def fresh_cases(
+    baseline: Engine, seed: int, count: int, levels: list[str],
+    functions: Collection[str] | None = None,
+) -> list[Case]:  # fmt: skip
     """``count`` random cases of each of ``levels``, expected as ``baseline`` observes them.
 
-    Their IDs are ``fresh.<level>.s<seed>-<index>``: the same seed gives the same cases.
+    ``functions`` are the scoring functions the scoring cases are drawn among (all, by
+    default): an engine that claims only ``scoring.credit`` gets ``count`` credit cases, not
+    the credit cases among ``count`` cases of any function. Their IDs are
+    ``fresh.<level>.s<seed>-<index>``: the same seed and claims give the same cases.
     """
+    drawn = None
+    if functions is not None:
+        drawn = tuple(f for f in LEVELS[Level.SCORING].features if f in functions)
     cases: list[Case] = []
     for level in LEVEL_WEIGHTS:  # the levels random cases are made for
         if level.value not in levels:
             continue
         for index in range(count):
-            _, given = random_case(seed, index, levels=(level,))
+            _, given = random_case(seed, index, levels=(level,), functions=drawn)
             request = _case(seed, index, level, given, {}).request()
             expected = _expectation(level, baseline.run(level.value, request))
             fresh = _case(seed, index, level, given, expected)

@@ -372,8 +372,10 @@ _FUNCTIONS: Final = LEVELS[Level.SCORING].features
 """The scoring functions, each a feature of the scoring level, in the order the level lists them."""
 
 
-def _scoring_case(rng: random.Random, players: int) -> tuple[Level, dict[str, JSON]]:
-    function = rng.choice(_FUNCTIONS)
+def _scoring_case(
+    rng: random.Random, players: int, functions: Sequence[str] = _FUNCTIONS
+) -> tuple[Level, dict[str, JSON]]:
+    function = rng.choice(functions)
     value: JSON
     if function == "credit":
         value = rng.randrange(0, 61)
@@ -416,16 +418,22 @@ def _choices(levels: tuple[Level, ...] | None) -> tuple[Level, ...]:
 
 
 def random_case(
-    seed: int, index: int, players: int | None = None, levels: tuple[Level, ...] | None = None
-) -> tuple[Level, dict[str, JSON]]:
-    """Case ``index`` of the campaign ``seed``: its level and its ``given`` (fixture form)."""
-    level, given, _ = observed_case(seed, index, players, levels)
+    seed: int, index: int, players: int | None = None, levels: tuple[Level, ...] | None = None,
+    *, functions: Sequence[str] | None = None,
+) -> tuple[Level, dict[str, JSON]]:  # fmt: skip
+    """Case ``index`` of the campaign ``seed``: its level and its ``given`` (fixture form).
+
+    ``functions``: the scoring functions a scoring case is drawn among (default: all five),
+    so that an engine claiming some of them gets as many cases of those as one claiming all.
+    """
+    level, given, _ = observed_case(seed, index, players, levels, functions=functions)
     return level, given
 
 
 def observed_case(
-    seed: int, index: int, players: int | None = None, levels: tuple[Level, ...] | None = None
-) -> tuple[Level, dict[str, JSON], dict[str, JSON] | None]:
+    seed: int, index: int, players: int | None = None, levels: tuple[Level, ...] | None = None,
+    *, functions: Sequence[str] | None = None,
+) -> tuple[Level, dict[str, JSON], dict[str, JSON] | None]:  # fmt: skip
     """:func:`random_case`, with the standard reference's observation of a case it played.
 
     A layout, round or match case is made by playing it with the reference, so its
@@ -441,5 +449,8 @@ def observed_case(
         return _observed_match_case(rng, count)
     if level is Level.LAYOUT:
         return _observed_layout_case(rng, count)
-    level, given = _MAKERS[level](rng, count)
+    if level is Level.SCORING and functions:
+        level, given = _scoring_case(rng, count, functions)
+    else:
+        level, given = _MAKERS[level](rng, count)
     return level, given, None

@@ -63,6 +63,13 @@ class NoTally(ReferenceEngine):
         return super().run(level, given)
 
 
+class CreditAndTallyNoTally(NoTally):
+    """Claims the features scoring.credit and scoring.tally, and declines every tally case."""
+
+    def info(self) -> EngineInfo:
+        return {**_info("credit-tally", []), "features": ["scoring.credit", "scoring.tally"]}
+
+
 def _round_up_at_three(pips: int) -> int:
     return pips - pips % 5 if pips % 5 <= 3 else pips + 5 - pips % 5
 
