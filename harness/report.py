@@ -19,7 +19,7 @@ from .certify import Conclusion, Counts, LeftOut, Outcome, Run, Verdict
 from .compare import Difference
 from .levels import LEVELS
 from .spec_index import spec_rules, spec_sections
-from .text import printable
+from .text import cut, printable
 
 _ORDER = tuple(level.value for level in LEVELS)
 
@@ -212,7 +212,8 @@ def summary_line(run: Run, model: ReportModel | None = None) -> str:
         parts.insert(4, f"{c.declined} declined")
     if c.changed:
         parts.append(f"{c.changed} failing in another way")
-    return f"{', '.join(parts)}: {model.line if model else conclusion_line(run)}"
+    fresh = f"; of {len(run.fresh)} fresh cases, {_fresh_counts(run)}" if run.fresh else ""
+    return f"{', '.join(parts)}{fresh}: {model.line if model else conclusion_line(run)}"
 
 
 def _header(run: Run) -> list[str]:
@@ -510,17 +511,22 @@ def fresh_line(run: Run) -> str:
     """How the fresh cases went, or empty when none were played."""
     if not run.fresh:
         return ""
-    c = Counter(o.verdict for o in run.fresh)
-    text = (
+    return (
         f"fresh cases (seed {run.fresh_seed}, expected as the reference plays them): "
-        f"{c[Verdict.PASSED]} passed, {c[Verdict.FAILED]} failed, {c[Verdict.ERRORED]} errors"
+        + _fresh_counts(run)
     )
+
+
+def _fresh_counts(run: Run) -> str:
+    """``20 passed, 5 failed, 0 errors`` of the fresh cases, then any other verdict's count."""
+    c = Counter(o.verdict for o in run.fresh)
+    text = f"{c[Verdict.PASSED]} passed, {c[Verdict.FAILED]} failed, {c[Verdict.ERRORED]} errors"
     for verdict, words in (
         (Verdict.DECLINED, "declined"),
         (Verdict.XFAILED, "expected failures"),
         (Verdict.XPASSED, "unexpectedly passing"),
         (Verdict.CHANGED, "failing in another way"),
-        (Verdict.UNSUPPORTED, "not claimed"),
+        (Verdict.UNSUPPORTED, "unsupported"),
     ):
         if c[verdict]:
             text += f", {c[verdict]} {words}"
@@ -635,6 +641,7 @@ def json_report(run: Run, engine_args: list[str] | None = None) -> str:
         "cases": [_case_json(o, args) for o in run.outcomes],
         "fresh": {
             "seed": run.fresh_seed,
+            "summary": Counts.of(run.fresh).by_verdict(),
             "cases": [_case_json(o, args) for o in run.fresh],
         },
     }
@@ -644,16 +651,17 @@ def json_report(run: Run, engine_args: list[str] | None = None) -> str:
 def junit_report(run: Run) -> str:
     """A JUnit XML report: one testcase per case, classname ``fiveup.<level>``."""
     model = report_model(run)
-    counts, no_engine = model.counts, run.engine is None
+    everything = (*run.outcomes, *run.fresh)
+    counts, no_engine = Counts.of(everything), run.engine is None
     suite = ET.Element(
         "testsuite",
         {
             "name": "fiveup-conformance",
-            "tests": str(len(run.outcomes) + no_engine),
+            "tests": str(len(everything) + no_engine),
             "failures": str(counts.failed + counts.xpassed + counts.declined + counts.changed),
             "errors": str(counts.errored + no_engine),
             "skipped": str(counts.unsupported + counts.xfailed),
-            "time": f"{sum(o.result.seconds for o in run.outcomes):.6f}",
+            "time": f"{sum(o.result.seconds for o in everything):.6f}",
         },
     )
     props = ET.SubElement(suite, "properties")
@@ -669,6 +677,8 @@ def junit_report(run: Run) -> str:
         ET.SubElement(props, "property", {"name": name, "value": value})
     for o in run.outcomes:
         _junit_case(suite, o)
+    for o in run.fresh:  # a dashboard that shows testcases must show a fresh failure too
+        _junit_case(suite, o, "fiveup.fresh.")
     if no_engine:
         # an engine that cannot start: one error for the run, not one per case
         tc = ET.SubElement(suite, "testcase", {"classname": "fiveup", "name": "engine start"})
@@ -677,13 +687,13 @@ def junit_report(run: Run) -> str:
     return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
 
 
-def _junit_case(suite: ET.Element, o: Outcome) -> None:
+def _junit_case(suite: ET.Element, o: Outcome, prefix: str = "fiveup.") -> None:
     case = o.result.case
     tc = ET.SubElement(
         suite,
         "testcase",
         {
-            "classname": f"fiveup.{case.level.value}",
+            "classname": f"{prefix}{case.level.value}",
             "name": case.id,
             "file": case.file,
             "line": str(case.line),
@@ -692,7 +702,9 @@ def _junit_case(suite: ET.Element, o: Outcome) -> None:
     )
     detail = "\n".join([o.result.message, *(d.text for d in o.result.differences)]).strip()
     if o.verdict is Verdict.FAILED:
-        ET.SubElement(tc, "failure", {"message": o.result.message}).text = detail
+        first = o.result.differences[0].text if o.result.differences else o.result.message
+        message = f"{o.result.rule}: {cut(first, 300)}"  # what a dashboard shows on one line
+        ET.SubElement(tc, "failure", {"message": message}).text = detail
     elif o.verdict is Verdict.XPASSED:
         ET.SubElement(tc, "failure", {"message": "unexpectedly passing"}).text = o.reason
     elif o.verdict is Verdict.DECLINED:

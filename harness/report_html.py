@@ -188,6 +188,8 @@ def _identity(page: _Page) -> None:
             ("engine protocol", str(info["protocol"])),
             ("levels declared", ", ".join(info["levels"]) or "none"),
         ]
+        if info.get("features"):
+            rows.append(("features declared", ", ".join(info["features"])))
     else:
         rows.append(("engine", "unknown engine (it did not complete the handshake)"))
     rows.append(("engine options", shlex.join(page.engine_args) or "(the reference engine)"))
@@ -227,6 +229,10 @@ def _counts(page: _Page) -> None:
     )
     page.add('<ul class="counts" id="counts">')
     page.add(*(f'<li class="count"><b>{n}</b> {name}</li>' for name, n in items))
+    fresh = page.run.fresh
+    if fresh:  # counted apart, as in the summary line; a fresh failure fails the run too
+        bad = sum(o.verdict.bad for o in fresh)
+        page.add(f'<li class="count fresh"><b>{bad}</b> of {len(fresh)} fresh cases failing</li>')
     page.add("</ul>")
 
 

@@ -38,7 +38,8 @@ def test_certify_with_no_arguments_certifies_the_reference_engine() -> None:
     assert "engine: fiveup-reference" in out
     assert f"Five Up conformance suite {SUITE_VERSION}" in out
     assert out.rstrip().endswith(
-        "0 failed, 0 errors, 0 unsupported, 0 expected failures, 0 unexpectedly passing: "
+        "0 failed, 0 errors, 0 unsupported, 0 expected failures, 0 unexpectedly passing; "
+        "of 25 fresh cases, 25 passed, 0 failed, 0 errors: "
         "CONFORMS at levels scoring, layout, round, match, moves"
     )
 
@@ -247,7 +248,8 @@ def test_the_readme_adapter_examples_certify_the_scoring_level(
     code, out, err = run("certify", *engine)
     assert code == 0, out + err
     assert out.rstrip().endswith(
-        "unexpectedly passing: CONFORMS at level scoring (not claimed: layout, round, match, moves)"
+        "unexpectedly passing; of 5 fresh cases, 5 passed, 0 failed, 0 errors: "
+        "CONFORMS at level scoring (not claimed: layout, round, match, moves)"
     )
     assert "70 passed, 0 failed" in out
 

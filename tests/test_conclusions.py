@@ -82,7 +82,7 @@ def written_baseline(tmp_path_factory: pytest.TempPathFactory) -> Written:
 
 
 def test_an_engine_that_declines_every_case_checked_nothing() -> None:
-    code, out, _ = certify("--engine", f"{ENGINES}:DeclinesAll")
+    code, out, _ = certify("--engine", f"{ENGINES}:DeclinesAll", "--fresh", "0")
     assert code == 1
     declined = sum(1 for c in CASES if c.level.value != "moves" and not c.optional)
     assert last_line(out) == (
@@ -103,23 +103,25 @@ def test_an_engine_of_one_scoring_function_does_not_conform() -> None:
 
 
 def test_two_of_four_levels_conform_at_those_levels() -> None:
-    code, out, _ = certify("--engine", f"{ENGINES}:TwoLevels")
+    code, out, _ = certify("--engine", f"{ENGINES}:TwoLevels", "--seed", "5")
     assert code == 0
     assert last_line(out) == (
         f"{AT['scoring'] + AT['layout']} passed, 0 failed, 0 errors, "
         f"{AT['round'] + AT['match'] + AT['moves']} unsupported, 0 expected failures, "
-        "0 unexpectedly passing: CONFORMS at levels scoring, layout "
+        "0 unexpectedly passing; of 10 fresh cases, 10 passed, 0 failed, 0 errors: "
+        "CONFORMS at levels scoring, layout "
         "(not claimed: round, match, moves)"
     )
 
 
 def test_an_optional_feature_may_be_declined() -> None:
-    code, out, _ = certify("--engine", f"{ENGINES}:NoTally")
+    code, out, _ = certify("--engine", f"{ENGINES}:NoTally", "--seed", "1")  # one fresh tally
     assert code == 0
     left = OPTIONAL + AT["moves"]  # the tally cases declined, the moves level not claimed
     assert last_line(out) == (
         f"{N - left} passed, 0 failed, 0 errors, {left} unsupported, 0 expected failures, "
-        "0 unexpectedly passing: CONFORMS at levels scoring, layout, round, match "
+        "0 unexpectedly passing; of 20 fresh cases, 19 passed, 0 failed, 0 errors, "
+        "1 unsupported: CONFORMS at levels scoring, layout, round, match "
         "(not claimed: moves); declined: scoring (tally)"
     )
 

@@ -154,6 +154,38 @@ def test_every_line_of_a_case_message_is_indented_under_its_case() -> None:
     assert all(row.startswith("  ") for row in rows)
 
 
+def _with_a_failing_fresh_case() -> Run:
+    fresh = Outcome(
+        CaseResult(
+            make_case("fresh.layout.s3-0", Level.LAYOUT, ("LAY-1",)),
+            Status.FAIL,
+            (Difference("/steps/12/sum", 10, 12, rule="CNT-3"),),
+            "1 difference(s)",
+        ),
+        Verdict.FAILED,
+    )
+    run = make_run((PASS,))
+    return Run(INFO, "", run.corpus, run.outcomes, fresh=(fresh,), fresh_seed=3)  # type: ignore[arg-type]
+
+
+def test_a_failing_fresh_case_is_in_every_report_s_counts() -> None:
+    run = _with_a_failing_fresh_case()
+    line = text_report(run, ["--engine", "eng"]).rstrip().splitlines()[-1]
+    assert line.startswith(
+        "1 passed, 0 failed, 0 errors, 0 unsupported, 0 expected failures, "
+        "0 unexpectedly passing; of 1 fresh cases, 0 passed, 1 failed, 0 errors: DOES NOT CONFORM"
+    )
+    doc = json.loads(json_report(run))
+    assert doc["summary"]["failed"] == 0 and doc["fresh"]["summary"]["failed"] == 1
+    suite = ET.fromstring(junit_report(run))
+    assert (suite.get("tests"), suite.get("failures")) == ("2", "1")
+    (fresh,) = [tc for tc in suite.iter("testcase") if tc.get("name") == "fresh.layout.s3-0"]
+    assert fresh.get("classname") == "fiveup.fresh.layout"
+    failure = fresh.find("failure")
+    assert failure is not None
+    assert failure.get("message") == "CNT-3: /steps/12/sum: expected 10, got 12"
+
+
 def test_text_report_sections_use_spec_titles() -> None:
     text = text_report(make_run(), ["--engine", "eng"], verbose=True)
     sections = text.split("by section")[1].split("by rule")[0]

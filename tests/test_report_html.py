@@ -7,6 +7,7 @@ that nothing from an engine reaches the page unescaped.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -273,3 +274,28 @@ def test_fiveup_harness_report_html_a_declined_case_of_a_claimed_feature_has_its
     cells = [text_of(e) for e in row.iter() if e.tag.rpartition("}")[2] == "td"]
     assert cells[head.index("declined")] == str(declined)
     assert f"<b>{declined}</b> declined" in html_report(run, ["--engine", "credit-only"])
+
+
+def test_fiveup_harness_report_html_names_claimed_features_and_counts_failing_fresh_cases() -> None:
+    corpus = load_corpus()
+    case = next(c for c in corpus.cases if c.level is Level.SCORING)
+    fresh = Outcome(
+        CaseResult(
+            dataclasses.replace(case, id="fresh.scoring.s3-0", file="(fresh)", line=0),
+            Status.FAIL,
+            (Difference("/value", 15, 10, rule="SCR-2"),),
+        ),
+        Verdict.FAILED,
+    )
+    info = {
+        "name": "partial",
+        "version": "1",
+        "protocol": 1,
+        "levels": [],
+        "features": ["scoring.credit"],
+    }
+    run = Run(info, "", corpus, (), fresh=(fresh,), fresh_seed=3)  # type: ignore[arg-type]
+    root = parse(html_report(run, ["--engine-cmd", "partial"]))
+    identity = text_of(by_id(root, "identity"))
+    assert "levels declarednone" in identity and "features declaredscoring.credit" in identity
+    assert "1 of 1 fresh cases failing" in text_of(by_id(root, "counts"))
