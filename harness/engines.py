@@ -309,7 +309,8 @@ _HINTS = {
     Failure.PROTOCOL_MISMATCH: "answer the start message with the protocol version the "
     'harness speaks: {"ready": true, "protocol": 1, "engine": {...}}',
     Failure.BAD_MESSAGE: 'the ready message is {"ready": true, "protocol": 1, '
-    '"engine": {"name": ..., "version": ..., "levels": [...]}} (spec/protocol.md)',
+    '"engine": {"name": ..., "version": ..., "levels": [...], "features": [...]}}, '
+    '"features" optional, each "<level>.<feature>" like "scoring.credit" (spec/protocol.md)',
     Failure.CRASHED: "the engine exited before it was ready: run the command by hand, or read "
     "its stderr (shown above when it wrote any)",
     Failure.UNREQUESTED_OUTPUT: "the engine wrote more than its ready message; stdout carries "

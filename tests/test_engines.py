@@ -52,6 +52,11 @@ def test_a_stopped_engine_is_hinted_at_as_stopped_not_as_unflushed() -> None:
     assert "SIGSTOP" in hint and "flushed" not in hint
 
 
+def test_a_bad_ready_message_is_hinted_at_with_its_features_too() -> None:
+    hint = startup_hint(ProcessEngineError(Failure.BAD_MESSAGE, "the ready message ..."))
+    assert '"levels": [...], "features": [...]' in hint and '"scoring.credit"' in hint
+
+
 def test_a_hanging_in_process_engine_is_cut_off() -> None:
     info = {"name": "x", "version": "1", "protocol": 1, "levels": ["scoring"]}
     gate, done = threading.Event(), threading.Event()
