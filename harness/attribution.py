@@ -14,12 +14,13 @@ primary rule.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Final
 
 from fiveup.contract.engine import JSON
 
-from .compare import Difference
+from .compare import REFUSED_ALLOWED, Difference
 from .corpus import Case
 from .spec_index import spec_rules
 
@@ -63,6 +64,7 @@ _POINT_RULES: Final = {
     "branch-b": ("SPN-2", "SPN-3", "SPN-4"),
 }
 _REPLAY_NOTE = "a refused action changed the game"
+
 _SPINNER_SIDE = re.compile(r"\[\d\|\d\]:(line-[ab]|branch-[ab])")
 _PLACING: Final = frozenset({"connections", "play"})
 """Keys whose values name connection points: the point decides the rule."""
@@ -129,13 +131,7 @@ def rule_of(case: Case, difference: Difference) -> str:
     parts = [part for part in difference.path.split("/") if part]
     refusal = _expected_refusal(case)
     if parts[:1] == ["error"] or _REPLAY_NOTE in difference.note:
-        if refusal is not None:
-            return refusal
-        actual = difference.actual
-        cited = actual.get("rule") if isinstance(actual, dict) else None
-        # The engine names the rule it applied; one the spec does not have counts nowhere.
-        known = isinstance(cited, str) and (cited in case.rules or cited in spec_rules())
-        return str(cited) if known else case.primary_rule
+        return refusal if refusal is not None else _refusal_rule(case, difference)
     for part in reversed(parts):
         point = _POINT.match(part)
         if point:
@@ -147,8 +143,97 @@ def rule_of(case: Case, difference: Difference) -> str:
             if side is not None:
                 return _choose(_POINT_RULES[side], case.rules)
         if part in GOVERNS:
-            return _choose(GOVERNS[part], case.rules)
+            counted = None
+            if part == "contributions":
+                counted = _counting_rule(case, difference.expected, difference.actual)
+            return counted or _choose(GOVERNS[part], case.rules)
     return case.primary_rule
+
+
+def _refusal_rule(case: Case, difference: Difference) -> str:
+    """The rule of a refusal the case does not expect, or of one that changed the game."""
+    actual = difference.actual
+    if difference.note == REFUSED_ALLOWED:
+        allowing = _allowing_rule(case, actual)
+        if allowing is not None:
+            return allowing
+    cited = actual.get("rule") if isinstance(actual, dict) else None
+    # The engine names the rule it applied; one the spec does not have counts nowhere.
+    known = isinstance(cited, str) and (cited in case.rules or cited in spec_rules())
+    return str(cited) if known else case.primary_rule
+
+
+_ACTION = re.compile(r"^(?:\d+ )?(?:play )?(\[\d\|\d\])(?:@(\[\d\|\d\]):([a-z-]+))?$")
+_ALLOWING_SIDE: Final = {
+    "line-a": "SPN-2",
+    "line-b": "SPN-2",
+    "branch-a": "SPN-3",
+    "branch-b": "SPN-3",
+}
+
+
+def _allowing_rule(case: Case, error: JSON) -> str | None:
+    """The rule that allows the action an engine refused where the case expects none.
+
+    The refusal is the root of every difference after it (the steps stop there); the rule it
+    breaks is the one that allows the action, not the one the engine cited: a play at a
+    spinner's line side SPN-2, at a branch SPN-3 (SPN-4 for a double there), elsewhere LAY-1;
+    a draw DRW-1, a pass DRW-5.
+    """
+    at = error.get("at") if isinstance(error, dict) else None
+    given = case.given.get("placements", case.given.get("actions"))
+    if type(at) is not int or not isinstance(given, list) or not 0 <= at < len(given):
+        return None
+    action = given[at]
+    if not isinstance(action, str):
+        return None
+    if action.endswith(" draw"):
+        return "DRW-1"
+    if action.endswith(" pass"):
+        return "DRW-5"
+    found = _ACTION.match(action)
+    if found is None or found[2] is None:  # an opening: its own rules decide
+        return None
+    tile, side = found[1], found[3]
+    if side in ("branch-a", "branch-b") and tile[1] == tile[3]:
+        return "SPN-4"
+    return _ALLOWING_SIDE.get(side, "LAY-1")
+
+
+def _entries_of(value: JSON) -> Counter[tuple[str, str]]:
+    return Counter(
+        (entry[0], repr(entry[1]))
+        for entry in (value if isinstance(value, list) else [])
+        if isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)
+    )
+
+
+def _counting_rule(case: Case, expected: JSON, actual: JSON) -> str | None:
+    """The counting rule (CNT-2 to CNT-5) the tiles whose contributions differ fall under.
+
+    A double the case counts (a terminal double) is CNT-3's. One it does not count is internal:
+    CNT-4's, or CNT-5's when the engine counts it the value of its one unstarted branch (the
+    case's ``points`` say which branch is open; both halves, ``2v``, is the double counted
+    whole, CNT-4). Any other tile's free end is CNT-2's. None when no entry differs by tile.
+    """
+    wanted, given = _entries_of(expected), _entries_of(actual)
+    differing = [*(wanted - given), *(given - wanted)]
+    if not differing or not given:  # nothing counted at all: no tile's rule, but the sum's
+        return None
+    counted = {tile for tile, _ in wanted}
+    doubles = [(tile, v) for tile, v in differing if len(tile) == 5 and tile[1] == tile[3]]
+    if not doubles:
+        return "CNT-2"
+    double, value = doubles[0]
+    if double in counted:
+        return "CNT-3"
+    layout = case.expect.get("layout")
+    points = layout.get("points") if isinstance(layout, dict) else None
+    open_branches = sum(
+        isinstance(point, str) and point.startswith(f"{double}:branch-")
+        for point in (points if isinstance(points, dict) else {})
+    )
+    return "CNT-5" if open_branches == 1 and value == repr(int(double[1])) else "CNT-4"
 
 
 def _credit(total: int) -> int:
@@ -214,7 +299,16 @@ def case_rule(case: Case, differences: Sequence[Difference], observation: JSON =
     diagnosed = diagnose(observation)
     if diagnosed is not None:
         return diagnosed
-    for difference in differences:
-        if difference.rule:
+    for difference in differences:  # a refusal the rules do not make: what follows is its echo
+        if difference.note == REFUSED_ALLOWED and difference.rule:
             return difference.rule
-    return case.primary_rule
+    ruled = [d for d in differences if d.rule]
+    if ruled and ruled[0].path.endswith("/sum"):
+        # a sum is the symptom of what is counted: the tile whose contribution differs says why
+        for d in ruled:
+            counted = d.path.endswith("/contributions") and _counting_rule(
+                case, d.expected, d.actual
+            )
+            if counted:
+                return counted
+    return ruled[0].rule if ruled else case.primary_rule

@@ -28,6 +28,7 @@ __all__ = [
     "LEGAL",
     "MAX_LISTED",
     "MISSING",
+    "REFUSED_ALLOWED",
     "STATE_PARTS",
     "TABLE",
     "Difference",
@@ -40,6 +41,8 @@ __all__ = [
 
 MISSING: Final = "<missing>"
 """The actual value of a key the observation does not have."""
+REFUSED_ALLOWED: Final = "the engine refused an action the rules allow"
+"""The note of a refusal the case does not expect (attribution.py counts it first)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +210,7 @@ def _layout(w: _Walk, path: str, key: str, exp: Mapping[str, JSON], act: JSON) -
 def _error(w: _Walk, path: str, key: str, want: JSON, got: JSON) -> None:
     if want is None:
         if got not in (None, MISSING):
-            w.add(path, None, got, "the engine refused an action the rules allow")
+            w.add(path, None, got, REFUSED_ALLOWED)
         return
     if not isinstance(got, dict):
         w.add(path, want, got, "the engine accepted an action the rules forbid")

@@ -44,3 +44,67 @@ def test_fiveup_harness_attribution_a_play_at_a_spinners_branch_counts_under_spn
     assert rule_of(case, at_branch).startswith("SPN-")
     other_tile = Difference("/events/5/play", "[1|5]@[1|1]:branch-a", "[2|3]@[1|2]:high")
     assert rule_of(case, other_tile) == "LAY-1"
+
+
+_COUNTED = [["[1|2]", 2], ["[1|5]", 5], ["[3|4]", 3]]
+"""The contributions of doc.layout.branches-1-5: [1|1] (one branch open) and [4|4] (both
+branches open) internal, [1|2], [1|5] and [3|4] free ends."""
+
+
+def _counted_under(extra: list[list[object]], missing: int | None = None) -> str:
+    case = WORKED["doc.layout.branches-1-5"]
+    got = [e for i, e in enumerate(_COUNTED) if i != missing] + extra
+    return rule_of(case, Difference("/layout/contributions", _COUNTED, got))
+
+
+def test_fiveup_harness_attribution_a_contribution_counts_under_the_rule_of_its_tile() -> None:
+    assert _counted_under([["[4|4]", 8]]) == "CNT-4"  # an internal double counted whole
+    assert _counted_under([["[1|1]", 1]]) == "CNT-5"  # its one unstarted branch counted
+    assert _counted_under([["[4|4]", 4]]) == "CNT-4"  # two branches open: no branch's value
+    assert _counted_under([], missing=1) == "CNT-2"  # a free end left out
+    assert _counted_under([["[1|5]", 1]], missing=1) == "CNT-2"  # the wrong half of a tile
+
+
+def test_fiveup_harness_attribution_a_terminal_double_counted_wrong_is_cnt_3() -> None:
+    case = WORKED["doc.layout.sum-to-points-6-6"]
+    expected = case.expect["layout"]["contributions"]
+    (double,) = [e for e in expected if e[0] == "[6|6]"]
+    wrong = [e if e[0] != "[6|6]" else ["[6|6]", 6] for e in expected]
+    assert double == ["[6|6]", 12]
+    assert rule_of(case, Difference("/layout/contributions", expected, wrong)) == "CNT-3"
+
+
+def test_fiveup_harness_attribution_nothing_counted_is_no_tiles_rule() -> None:
+    case = WORKED["doc.layout.branches-1-5"]
+    nothing = Difference("/layout/contributions", _COUNTED, [])
+    assert rule_of(case, nothing) == "CNT-1"  # the case's counting rule, not a tile's guess
+
+
+def test_fiveup_harness_attribution_a_case_whose_sums_differ_counts_under_the_counted_tile() -> (
+    None
+):
+    case = WORKED["doc.layout.branches-1-5"]
+    sums = Difference("/steps/5/sum", 10, 18)
+    counted = Difference("/layout/contributions", _COUNTED, [*_COUNTED, ["[4|4]", 8]])
+    ruled = [
+        Difference(d.path, d.expected, d.actual, rule=rule_of(case, d)) for d in (sums, counted)
+    ]
+    assert ruled[0].rule != "CNT-4" and case_rule(case, ruled) == "CNT-4"
+
+
+def test_fiveup_harness_attribution_a_refused_legal_action_counts_under_the_rule_allowing_it() -> (
+    None
+):
+    case = WORKED["doc.layout.branches-1-5"]
+    refused = {"at": 5, "rule": "LAY-4", "message": "no such point"}
+    steps = Difference("/steps", "6 entries", "5 entries")
+    error = Difference("/error", None, refused, "the engine refused an action the rules allow")
+    ruled = [
+        Difference(d.path, d.expected, d.actual, d.note, rule_of(case, d)) for d in (steps, error)
+    ]
+    assert ruled[1].rule == "SPN-3"  # [1|5] at the branch A of [1|1], not the LAY-4 it cited
+    assert case_rule(case, ruled) == "SPN-3"
+    line_side = {**refused, "at": 4}  # [1|2]@[1|1]:line-b
+    assert rule_of(case, Difference("/error", None, line_side, error.note)) == "SPN-2"
+    plain = {**refused, "at": 1}  # [1|1]@[1|4]:low
+    assert rule_of(case, Difference("/error", None, plain, error.note)) == "LAY-1"
