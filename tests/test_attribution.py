@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
+import pytest
+
 from fiveup.harness.attribution import case_rule, rule_of
+from fiveup.harness.certify import certify
 from fiveup.harness.compare import Difference
 from fiveup.harness.corpus import load_corpus
+from fiveup.mutants import mutant_named
 
 # The rules lists of the worked examples name LAY-1 first; the difference must decide.
 WORKED = load_corpus().by_id()
@@ -108,3 +114,25 @@ def test_fiveup_harness_attribution_a_refused_legal_action_counts_under_the_rule
     assert rule_of(case, Difference("/error", None, line_side, error.note)) == "SPN-2"
     plain = {**refused, "at": 1}  # [1|1]@[1|4]:low
     assert rule_of(case, Difference("/error", None, plain, error.note)) == "LAY-1"
+
+
+@pytest.mark.parametrize(
+    ("mutant", "floor"),
+    [
+        ("cnt2_zero_end_not_counted", 9),
+        ("cnt3_terminal_double_once", 29),
+        ("cnt4_internal_double_counts", 21),
+        ("cnt5_unstarted_branch_counts", 11),
+        ("spn2_double_joins_by_line_b", 14),
+    ],
+)
+def test_fiveup_harness_attribution_a_counting_mutants_failures_name_its_rule(
+    mutant: str, floor: int
+) -> None:
+    # the floor is what the rules above reach (a case whose symptom is another rule's, a score
+    # that cascades, counts elsewhere); before them, 5, 14, 4, 1 and 0
+    wrong = mutant_named(mutant)
+    corpus = load_corpus()
+    run = certify(wrong.engine(), corpus, corpus.cases)
+    under = Counter(o.result.rule for o in run.outcomes if o.verdict.bad)
+    assert under[wrong.rule] >= floor, under.most_common(4)
