@@ -233,6 +233,12 @@ _live: dict[str, int] = {}
 """The token and root pid of every engine process started and not yet killed."""
 
 
+def _live_tokens() -> set[str]:
+    """The tokens of the engines of this process that are running now."""
+    with _live_lock:
+        return set(_live)
+
+
 class Family:
     """One engine's processes: the one the harness started, and every one it started in turn.
 
@@ -240,9 +246,10 @@ class Family:
     root's session, carries the family's token in its environment, or is an orphan the harness
     adopted as subreaper (its parent is the harness, it is not one of the harness's own
     engines, it is outside the harness's session, it started after the root and it carries no
-    other engine's token); and so do all the processes below those. A descendant can leave its
-    session and its process group, clear its environment and change its name, but it cannot
-    start before the engine, re-enter the harness's session or escape the subreaper.
+    other live engine's token: a made-up one is no token); and so do all the processes below
+    those. A descendant can leave its session and its process group, clear or forge its
+    environment and change its name, but it cannot start before the engine, re-enter the
+    harness's session or escape the subreaper.
     """
 
     def __init__(self, root: int, token: str) -> None:
@@ -275,9 +282,11 @@ class Family:
         if stat.session == self.root:
             return True  # still in the engine's session, wherever its parent went
         token = _token_of(pid)
-        if token is not None:
-            return token == self.token
-        return stat.ppid == me
+        if token == self.token:
+            return True
+        if token is not None and token in _live_tokens():
+            return False  # another engine's: its family claims it
+        return stat.ppid == me  # an orphan with no token, or one no engine of this run has
 
     def kill(self, popen: subprocess.Popen[bytes]) -> None:
         """SIGKILL every process of the family and reap the ones re-parented to the harness.

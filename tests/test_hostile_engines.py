@@ -148,6 +148,7 @@ ENGINES = [
     Hostile("ignore_stop", CONFORMS, CONFORMS, ONE),
     Hostile("process_tree", CONFORMS, CONFORMS),
     Hostile("scrubbed_orphan", CONFORMS, CONFORMS),
+    Hostile("forged_token", CONFORMS, CONFORMS),
     Hostile("renamed_child", CONFORMS, CONFORMS),
     Hostile("crash_leaving_child", Outcome(1, "engine crashed"), Outcome(1, "engine crashed"), TWO),
     Hostile(
