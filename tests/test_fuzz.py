@@ -14,7 +14,7 @@ import yaml
 from fiveup.cli import main
 from fiveup.contract.engine import JSON, EngineInfo, Level
 from fiveup.contract.notation import Action
-from fiveup.errors import EngineError
+from fiveup.errors import EngineError, UnsupportedCase
 from fiveup.fuzz.campaign import Shard, run_campaign
 from fiveup.fuzz.cases import LEVEL_WEIGHTS, observed_case, random_case
 from fiveup.harness.levels import LEVELS
@@ -285,6 +285,86 @@ def test_a_failure_that_does_not_repeat_on_a_second_try_is_still_reported() -> N
     [divergence] = tally.divergences
     assert divergence.result.status is Status.ERROR
     assert "engine timed out: no reply to seq 3" in divergence.result.message
+
+
+class _LiesOnce(ReferenceEngine):
+    """The reference, but wrong the first time it is asked each request: asked again, right."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: set[str] = set()
+
+    def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
+        answer = super().run(level, given)
+        key = json.dumps([level, given], sort_keys=True)
+        if key in self.asked:
+            return answer
+        self.asked.add(key)
+        if level == "scoring":
+            return {"value": -1}
+        return {**answer, "events": []}
+
+
+@pytest.mark.parametrize("piped", [False, True])
+def test_a_wrong_answer_the_engine_does_not_repeat_is_still_a_divergence(piped: bool) -> None:
+    liar = _LiesOnce()
+    candidate = _Piped(liar) if piped else liar
+    tally = run_campaign(ReferenceEngine(), candidate, 3, range(30))
+    assert tally.cases == 30 and len(tally.divergences) == 30  # every first answer was wrong
+    again = _Piped(_LiesOnce()) if piped else _LiesOnce()  # a liar that has not met them yet
+    scoring = run_campaign(ReferenceEngine(), again, 3, range(10), levels=[Level.SCORING])
+    asked = {json.dumps(random_case(3, i, levels=(Level.SCORING,))[1]) for i in range(10)}
+    assert len(scoring.divergences) == len(asked) > 5  # a request asked twice is right twice
+    assert all(d.result.differences[0].actual == -1 for d in scoring.divergences)
+
+
+class _LiesOnceOnTheReplay(ReferenceEngine):
+    """The reference whose first answer to a refusal's prefix is the state after a draw."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: set[str] = set()
+
+    def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
+        answer = super().run(level, given)
+        key = json.dumps([level, given], sort_keys=True)
+        first = key not in self.asked
+        self.asked.add(key)
+        state = answer.get("state")
+        if first and answer.get("error") is None and isinstance(state, dict):
+            return {**answer, "state": {**state, "boneyard": -1}}
+        return answer
+
+
+@pytest.mark.parametrize("piped", [False, True])
+def test_a_replay_that_differs_once_is_still_a_divergence(piped: bool) -> None:
+    liar = _LiesOnceOnTheReplay()
+    candidate = _Piped(liar) if piped else liar
+    tally = run_campaign(
+        ReferenceEngine(), candidate, 6, range(40), players=2, levels=[Level.ROUND]
+    )
+    found = sorted(d.index for d in tally.divergences)
+    refused = set(_refused(6, 40))
+    assert refused and refused <= set(found)  # the replays' first answers, wrong
+    assert len(found) == 40  # and every unrefused case's first answer
+
+
+class _DeclinesScoring(ReferenceEngine):
+    """The reference declining every scoring case but the optional tally's, which it plays."""
+
+    def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
+        if level == "scoring" and given.get("function") != "tally":
+            raise UnsupportedCase("not yet")
+        return super().run(level, given)
+
+
+def test_a_declined_case_of_a_claimed_level_diverges_as_certify_fails_it() -> None:
+    tally = run_campaign(ReferenceEngine(), _DeclinesScoring(), 4, range(80))
+    declined = [d for d in tally.divergences if d.result.status is Status.UNSUPPORTED]
+    scoring = tally.by_level.get("scoring", 0)
+    assert declined and len(declined) == len(tally.divergences) < scoring
+    assert all(d.case.level is Level.SCORING for d in declined)
+    assert all(d.case.given["function"] != "tally" for d in declined)
 
 
 def test_over_the_protocol_a_campaign_finds_what_it_finds_in_process() -> None:

@@ -54,7 +54,7 @@ from fiveup.harness.compare import same_json
 from fiveup.harness.corpus import Case
 from fiveup.harness.engines import TimedEngine
 from fiveup.harness.files import write_whole
-from fiveup.harness.levels import LEVELS, LevelSpec
+from fiveup.harness.levels import LEVELS, LevelSpec, optional_feature
 from fiveup.harness.lint import implied_decisions
 from fiveup.harness.runner import CaseResult, Status, run_case
 from fiveup.harness.text import quoted
@@ -310,9 +310,13 @@ def _judged(
     """The runner's verdict on the case; None when it passes (or cannot be played)."""
     case = _case(seed, index, level, given, _expectation(level, expected))
     result = run_case(candidate, case, levels)
-    if result.status in (Status.PASS, Status.UNSUPPORTED):
+    if result.status is Status.PASS:
         return None
-    return case, result
+    if result.status is Status.UNSUPPORTED and (
+        level.value not in levels or optional_feature(level, given)
+    ):
+        return None  # not sent, or an optional feature declined: as certify counts it
+    return case, result  # a declined case of a claimed level diverges, as certify fails it
 
 
 def fuzz_case(
@@ -343,6 +347,11 @@ class _Judge:
         self.name = ""
         self.played = False
         """For :attr:`level`: its record, its name, and whether the candidate plays it."""
+        self.seen: list[JSON | Exception] = []
+        """What the candidate answered (or raised) for the case being judged, in order."""
+        self.unrepeated: set[int] = set()
+        """The indexes of the cases whose divergence the candidate did not repeat when asked
+        again: judged on its first answers, and not shrunk."""
 
     def switch(self, level: Level) -> None:
         """Look up a level's record, name and whether the candidate plays it, once per run."""
@@ -358,12 +367,19 @@ class _Judge:
         request = self.spec.request(given)
         if expected is None:
             expected = self.baseline.run(self.name, request)
+        self.seen = []
         try:
             if self.played and self.passes(request, expected):
                 return None
-        except Exception:  # the runner below says what the engine did
-            pass
-        return _judged(self.candidate, self.levels, self.seed, index, level, given, expected)
+        except Exception as exc:  # the runner below says what the engine did
+            self.seen.append(exc)
+        found = _judged(self.candidate, self.levels, self.seed, index, level, given, expected)
+        if found is None and self.played and self.seen:
+            recorded = _Recorded(self.candidate, self.seen)
+            found = _judged(recorded, self.levels, self.seed, index, level, given, expected)
+            if found is not None:
+                self.unrepeated.add(index)
+        return found
 
     def verdicts(
         self, seed: int, indexes: Iterable[int], players: int | None, levels: tuple[Level, ...],
@@ -392,6 +408,7 @@ class _Judge:
         run, name, spec = self.candidate.run, self.name, self.spec
         level = spec.level
         observed = run(name, request)
+        self.seen.append(observed)
         known = _marshalled(expected) if self.exact else None
         same = known is not None and _marshalled(observed) == known
         if not same and not _matches(self.baseline, self.candidate, level, expected, observed):
@@ -400,6 +417,7 @@ class _Judge:
         if not isinstance(error, dict) or spec.script is None:
             return True  # nothing refused, or a level whose refusals are not replayed
         before = run(name, spec.prefix(request, error["at"]))
+        self.seen.append(before)
         if known is not None:
             unrefused = _unrefused_marshalled(spec, expected, known)
             if unrefused is not None and _marshalled(before) == unrefused:
@@ -448,8 +466,33 @@ class _Job:
     replaying: bool = False
     known: dict[str, JSON] | None = None
     """The observation its reply in flight may carry byte for byte."""
+    answered: JSON = None
+    """The candidate's reply to the case's request, while its prefix is replayed."""
     failure: Exception | None = None
     """What the engine raised for its request in flight, if anything."""
+
+
+class _Recorded:
+    """The candidate, its first calls answered with what it answered (or raised) before.
+
+    A wrong answer that the engine does not give again when the runner asks once more still
+    happened: the runner judges the answers it gave, then the engine itself for any call after.
+    """
+
+    def __init__(self, engine: Engine, answers: Iterable[JSON | Exception]) -> None:
+        self.engine = engine
+        self.answers = deque(answers)
+
+    def info(self) -> EngineInfo:
+        return self.engine.info()
+
+    def run(self, level: str, given: dict[str, JSON]) -> JSON:
+        if not self.answers:
+            return self.engine.run(level, given)
+        answer = self.answers.popleft()
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
 
 
 class _Failing:
@@ -540,6 +583,24 @@ class _Pipeline:
         self.unrepeated.add(job.index)
         return job.index, job.level, seen
 
+    def told(self, job: _Job, observed: JSON) -> tuple[int, Level, Found]:
+        """The verdict on a case whose reply differed: the runner's, played again.
+
+        When the case passes played again, the runner judges the replies the engine gave: a
+        wrong answer that the engine does not repeat still happened.
+        """
+        verdict = self.slow(job)
+        if verdict[2] is not None:
+            return verdict
+        answers = [job.answered, observed] if job.replaying else [observed]
+        seen = _judged(
+            _Recorded(self.candidate, answers), self.levels, self.seed, job.index, job.level,
+            job.given, job.expected,
+        )  # fmt: skip
+        if seen is not None:
+            self.unrepeated.add(job.index)
+        return job.index, job.level, seen
+
     def slow(self, job: _Job) -> tuple[int, Level, Found]:
         found = _judged(
             self.candidate, self.levels, self.seed, job.index, job.level, job.given, job.expected
@@ -582,15 +643,15 @@ class _Pipeline:
             passed = observed is known or _unchanged(
                 self.candidate, job.level, job.expected, observed
             )
-            return (job.index, job.level, None) if passed else self.slow(job)
+            return (job.index, job.level, None) if passed else self.told(job, observed)
         if observed is known:
             self.hits += 1
         elif not _matches(self.baseline, self.candidate, job.level, job.expected, observed):
-            return self.slow(job)
+            return self.told(job, observed)
         prefix = _replay(job.level, job.request, job.expected)
         if prefix is None:
             return job.index, job.level, None
-        job.replaying = True
+        job.replaying, job.answered = True, observed
         return None if self.send(job, prefix) else self.failed(job)
 
 
@@ -762,6 +823,7 @@ def _campaign(
         verdicts = pipeline.verdicts()
     else:
         judge = _Judge(baseline, candidate, declared, seed)
+        unrepeated = judge.unrepeated
         verdicts = judge.verdicts(seed, indexes, players, chosen, free)
     try:
         for index, level, found in verdicts:
