@@ -416,9 +416,14 @@ class EngineProcess:
         self._stderr_thread.start()
         # Also at garbage collection and interpreter exit: no engine outlives the harness.
         self._killer = weakref.finalize(self, _kill_family, self.popen, self.family)
+        self.input_closed = False
+        """True once a write found the engine's stdin closed: it reads no more requests."""
 
     def send(self, data: bytes, deadline: float) -> None:
-        """Write all of ``data``; a closed pipe is left for the read to report as EOF."""
+        """Write all of ``data``; a closed pipe sets :attr:`input_closed`, for the caller.
+
+        An engine that exited is reported by the read that follows, as EOF.
+        """
         view = memoryview(data)
         while view:
             try:
@@ -427,6 +432,7 @@ class EngineProcess:
             except BlockingIOError:
                 pass
             except (BrokenPipeError, ConnectionResetError):
+                self.input_closed = True
                 return
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not self._writable.select(remaining):

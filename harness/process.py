@@ -396,6 +396,13 @@ class ProcessEngine:
                 proc.send(request.encode() + b"\n", deadline)
             except Timeout:
                 self._timed_out(proc, seq, level)
+            if proc.input_closed and proc.wait_exit(_EXIT_GRACE) is None:
+                self._fail(
+                    proc,
+                    Failure.CRASHED,
+                    f"the engine closed its stdin but did not exit: seq {seq} (level {level}) "
+                    "could not be sent",
+                )
             expected = None if known is None else _reply_bytes(seq, known)
             self._in_flight = (proc, seq, level, deadline, known, expected)
 

@@ -139,6 +139,13 @@ ENGINES = [
         timeout=1.0,
     ),
     Hostile(
+        "close_stdin",
+        Outcome(1, "closed its stdin but did not exit"),
+        (Outcome(1, "closed its stdin but did not exit"), Outcome(1, "engine timed out")),
+        TWO,
+        timeout=1.0,
+    ),
+    Hostile(
         "deaf_sleeper",
         Outcome(1, "engine timed out"),
         Outcome(1, "engine timed out"),
