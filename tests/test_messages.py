@@ -140,6 +140,8 @@ def test_clip_keeps_short_text_and_marks_the_cut() -> None:
         ('{"seq": 1', "Expecting"),
         ('{"value": 1e999}', "1e999 is past the largest number"),
         ('\ufeff{"value": 1}', "starts with a byte order mark"),  # Python read infinity
+        ('{"seq": 1.0000000000000001}', "is not a whole number, but too close to one"),
+        ('{"protocol": 0.99999999999999999999}', "is not a whole number"),
         ("", "it is empty"),  # Python's "Expecting value: line 1 column 1 (char 0)"
         (" \t\r\n", "it holds nothing but blanks"),
         ('{"value": -1E400}', "-1E400 is past the largest number"),
@@ -150,6 +152,16 @@ def test_clip_keeps_short_text_and_marks_the_cut() -> None:
 def test_decode_refuses_what_readers_would_read_differently(line: str, said: str) -> None:
     with pytest.raises(ValueError, match=said):
         decode(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [("1.0", 1.0), ("1e1", 10.0), ("-0.0", 0.0), ("2.5", 2.5), ("1e300", 1e300), ("5E+0", 5.0)],
+)
+def test_decode_reads_whole_numbers_written_with_a_point_or_an_exponent(
+    line: str, value: float
+) -> None:
+    assert decode(line) == value
 
 
 def test_decode_reads_what_compact_writes() -> None:

@@ -18,6 +18,7 @@ received, and :func:`clip` the one way a long text from the other side is shorte
 
 from __future__ import annotations
 
+import decimal
 import json
 import math
 import re
@@ -74,10 +75,20 @@ def _quoted(name: str) -> str:
     )
 
 
+_EXACT: Final = 2**53
+"""Below it a double holds every whole number: a whole double read from other digits was not one."""
+
+
 def _finite(text: str) -> float:
     number = float(text)
     if math.isinf(number):  # 1e999: Python reads infinity, which is no JSON number
         raise ValueError(f"{clip(text, 40)} is past the largest number (about 1.8e308)")
+    if number.is_integer() and abs(number) < _EXACT and decimal.Decimal(text) != int(number):
+        # 1.0000000000000001 reads as 1.0, which the schemas take for the integer 1: a seq, a
+        # protocol version or a count that is not one would be taken for one
+        raise ValueError(
+            f"{clip(text, 40)} is not a whole number, but too close to one for a double to hold"
+        )
     return number
 
 
