@@ -1,6 +1,7 @@
-"""Answers its first case, then closes its stdin and goes on living, deaf to polite signals.
+"""Closes its stdin at its first case, answers it, and goes on living, deaf to polite signals.
 
-The next request cannot be written: the engine must be reported at once, not after a timeout.
+The next request cannot be written (stdin is closed before the reply the harness waits for):
+the engine must be reported at once, not after a timeout.
 """
 
 import os
@@ -9,8 +10,8 @@ from _hostile import Message, right, send, serve, sleep_forever
 
 
 def run(request: Message) -> Message:
-    send(right(request))
     os.close(0)
+    send(right(request))
     sleep_forever()
 
 
