@@ -26,6 +26,7 @@ __all__ = [
     "ENTRY_PARTS",
     "LAYOUT_PARTS",
     "LEGAL",
+    "MAX_KEPT",
     "MAX_LISTED",
     "MISSING",
     "REFUSED_ALLOWED",
@@ -35,6 +36,7 @@ __all__ = [
     "Kind",
     "Row",
     "compare",
+    "kept",
     "rows_for",
     "same_json",
 ]
@@ -82,6 +84,35 @@ def _show(value: JSON) -> str:
     # that an engine's U+202E inside a list is escaped, as repr escaped it
     text = value if isinstance(value, str) else json.dumps(value)
     return text if len(text) <= 300 else text[:297] + "..."
+
+
+MAX_KEPT: Final = 65_536
+"""The most characters of JSON an engine's value may take in a difference or a kept observation.
+
+The largest observation of the reference over the corpus and thousands of random cases is
+about 11,000 characters; an engine may send up to the line limit (1 MiB) for every case, which
+a report would repeat, indented, for every case (hundreds of megabytes)."""
+
+
+def kept(value: JSON) -> JSON:
+    """``value``, or when its JSON is longer than :data:`MAX_KEPT`, a text that says so."""
+    if isinstance(value, str):
+        size = len(value)
+    elif isinstance(value, (list, dict)):
+        try:
+            size = len(json.dumps(value))
+        except (TypeError, ValueError, RecursionError):
+            return value  # not JSON: the runner reports that, not the comparison
+    else:
+        return value
+    if size <= MAX_KEPT:
+        return value
+    what = (
+        "a text" if isinstance(value, str) else "a list" if isinstance(value, list) else "an object"
+    )
+    return (
+        f"<{what} of {size:,} characters of JSON, not kept: past the {MAX_KEPT:,} a report keeps>"
+    )
 
 
 # --------------------------------------------------------------------------- the kinds
@@ -374,7 +405,7 @@ class _Walk:
     found: list[Difference] = field(default_factory=list)
 
     def add(self, path: str, expected: JSON, actual: JSON, note: str = "") -> None:
-        self.found.append(Difference(path, expected, actual, note))
+        self.found.append(Difference(path, expected, kept(actual), note))
 
     def kind_of(self, key: str) -> Kind:
         return self.rows[key]

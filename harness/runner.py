@@ -20,7 +20,7 @@ from fiveup.contract.shapes import problem
 from fiveup.errors import EngineError, UnsupportedCase
 
 from .attribution import case_rule, rule_of
-from .compare import MISSING, Difference, same_json
+from .compare import MISSING, Difference, kept, same_json
 from .corpus import Case
 from .levels import LEVELS, Claims, feature_of
 from .text import printable_lines
@@ -180,7 +180,8 @@ def run_case(
     ) -> CaseResult:
         seconds = time.perf_counter() - start
         shown = printable_lines(message, MAX_MESSAGE_CHARS)
-        return CaseResult(case, status, tuple(diffs), shown, observation, seconds, given)
+        # kept in every report of a case not passed: bounded, or a report repeats 1 MiB a case
+        return CaseResult(case, status, tuple(diffs), shown, kept(observation), seconds, given)
 
     given = case.request()
     if isinstance(levels, Claims):

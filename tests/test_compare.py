@@ -29,10 +29,12 @@ from fiveup.harness.compare import (
     ENTRY_PARTS,
     LAYOUT,
     LAYOUT_PARTS,
+    MAX_KEPT,
     STATE_PARTS,
     TABLE,
     Difference,
     Row,
+    kept,
     rows_for,
     same_json,
 )
@@ -681,3 +683,16 @@ def test_a_difference_writes_its_values_as_json_not_as_python(
     expected: JSON, actual: JSON, text: str
 ) -> None:
     assert Difference("/v", expected, actual).text == text
+
+
+def test_an_engines_value_past_the_kept_size_is_told_not_repeated() -> None:
+    wide = [["[6|6]", 12]] * 10_000  # 150,000 characters of JSON
+    expect = {"layout": {"contributions": [["[6|6]", 12]]}}
+    (diff,) = compare(Level.LAYOUT, expect, {"layout": {"contributions": wide}})
+    assert diff.path == "/layout/contributions"
+    assert diff.actual == (
+        "<a list of 150,000 characters of JSON, not kept: past the 65,536 a report keeps>"
+    )
+    assert diff.expected == [["[6|6]", 12]]  # the case's own value is kept whole
+    assert kept("x" * MAX_KEPT) == "x" * MAX_KEPT and kept(wide[:100]) == wide[:100]
+    assert kept({"a": "y" * MAX_KEPT}).startswith("<an object of 65,545 characters")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -352,3 +353,20 @@ def test_an_engine_writing_every_integer_with_a_point_passes_every_bundled_case(
     assert failed == []
     written = engine.run("scoring", {"function": "credit", "input": 15})
     assert isinstance(written, dict) and type(written["value"]) is float  # it did write 15.0
+
+
+class _Wide(_OneNumberType):
+    """The reference, its layouts' contributions repeated 10,000 times: the right shape, 150 kB."""
+
+    def run(self, level: str, given: dict[str, JSON]) -> JSON:
+        observation = self.inner.run(level, given)
+        observation["layout"]["contributions"] = [["[6|6]", 12]] * 10_000
+        return observation
+
+
+def test_a_case_keeps_no_observation_past_the_kept_size() -> None:
+    (case_,) = [c for c in load_corpus().cases if c.id == "doc.layout.branches-1-5"]
+    result = run_case(_Wide(), case_, ["layout"])
+    assert result.status is Status.FAIL
+    assert isinstance(result.observation, str) and "not kept" in result.observation
+    assert all(len(json.dumps(d.to_json())) < 1000 for d in result.differences)
