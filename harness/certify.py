@@ -7,6 +7,7 @@ re-exports under their 1.0 names: :mod:`.engines` (finding and opening engines),
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -28,7 +29,8 @@ from .engines import (
 )
 from .expectations import Baseline, Outcome, Verdict, judge, load_expected_failures
 from .levels import Claims, feature_of
-from .runner import MAX_MESSAGE_CHARS, run_case
+from .process import Failure
+from .runner import MAX_MESSAGE_CHARS, Status, run_case
 from .selection import (
     check_decisions,
     decision_levels,
@@ -302,6 +304,32 @@ def plan_run(
     return RunPlan(corpus, chosen, cases, checked, baseline)
 
 
+def _sent(outcomes: Sequence[Outcome]) -> bool:
+    return any(o.result.request is not None for o in outcomes)
+
+
+def _last_answer_checked(
+    engine: Engine, outcomes: list[Outcome], xfails: Mapping[str, str], claims: Claims
+) -> None:
+    """Stop a process engine, and make its last case an error if it wrote more after it.
+
+    Output nobody asked for is found before each request; after the last one there is no next
+    request, so a second reply to the last case would go unseen (``ProcessEngine.finish``).
+    """
+    finish = getattr(engine, "finish", None)
+    problem = finish() if callable(finish) else None
+    if not isinstance(problem, str):
+        return
+    last = max((i for i, o in enumerate(outcomes) if o.result.request is not None), default=None)
+    if last is None:
+        return
+    said = f"{Failure.UNREQUESTED_OUTPUT.value}: {problem} (found as the run ended)"
+    result = dataclasses.replace(
+        outcomes[last].result, status=Status.ERROR, message=said, differences=()
+    )
+    outcomes[last] = judge(result, xfails, claims)
+
+
 def certify(
     engine: Engine,
     corpus: Corpus,
@@ -348,6 +376,7 @@ def certify(
         judge(run_case(engine, case, claims), xfails, claims)
         for case in (fresh(claims) if fresh else [])
     ]
+    _last_answer_checked(engine, played if _sent(played) else outcomes, xfails, claims)
     return Run(
         info, "", corpus, tuple(outcomes), selection, len(xfails),
         fresh=tuple(played), fresh_seed=fresh_seed, left_out=left_out,

@@ -428,20 +428,35 @@ class ProcessEngine:
 
         Never raises. A later :meth:`run` starts a new process.
         """
+        self.finish()
+
+    def finish(self) -> str | None:
+        """:meth:`close`, and what the engine wrote that nobody asked for since its last reply.
+
+        None when its only line after its last reply is ``{"stopped": true}`` (or it wrote
+        nothing, or it is gone): the last reply is then the engine's whole answer. Never raises.
+        """
         with self._lock:
             proc, self._proc = self._proc, None
             self._in_flight = None
             if proc is None:
-                return
+                return None
             deadline = time.monotonic() + self.stop_timeout
+            problem = None
             try:
+                extra = proc.unrequested()
+                if extra is not None:
+                    problem = f"after its last reply and before stop: {_excerpt(extra)}"
                 proc.send(_STOP_LINE, deadline)
-                proc.read_line(deadline)
+                line = proc.read_line(deadline)
+                if problem is None and _a_reply(line):
+                    problem = f"a reply in answer to stop: {_excerpt(line)}"
                 proc.wait_exit(max(deadline - time.monotonic(), 0.0))
             except (EndOfOutput, Timeout, LineTooLong, OSError):
                 pass
             proc.kill()
             self._last_tail = proc.tail.text()
+            return None if problem is None else f"the engine wrote {problem}"
 
     def __enter__(self) -> Self:
         return self
@@ -657,6 +672,18 @@ class ProcessEngine:
 
 
 _STOP_LINE: Final = COMPACT.encode(Stop().to_json()).encode() + b"\n"
+
+
+def _a_reply(line: bytes) -> bool:
+    """True for a line that is a reply to a run request (it has a ``seq``): a second answer.
+
+    Anything else an engine says to stop is its own business: the run is over.
+    """
+    try:
+        message = decode(line.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(message, dict) and "seq" in message
 
 
 def run_line(seq: int, level: str, given: dict[str, JSON]) -> str:

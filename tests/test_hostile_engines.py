@@ -170,6 +170,12 @@ ENGINES = [
     Hostile("seq_liar", Outcome(1, "wrong seq"), Outcome(1, "wrong seq"), ONE),
     Hostile("chatter", Outcome(1, "nobody asked for"), Outcome(1, "nobody asked for"), TWO),
     Hostile(
+        "double_reply",
+        Outcome(1, "after its last reply and before stop"),
+        Outcome(1, "after its last reply and before stop"),
+        ONE,
+    ),
+    Hostile(
         "protocol_99",
         Outcome(1, "protocol version mismatch"),
         Outcome(1, "protocol version mismatch"),
