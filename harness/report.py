@@ -491,7 +491,21 @@ def _expected(model: ReportModel) -> list[str]:
     if not known:
         return []
     lines = ["", f"expected failures ({len(known)}, listed in the baseline):"]
-    return lines + [f"  {o.result.case.id}: {o.reason}" for o in known]
+    return lines + [f"  {o.result.case.id}: {known_reason(o)}" for o in known]
+
+
+def known_reason(o: Outcome) -> str:
+    """An expected failure's reason in the baseline, and how it fails now when that differs.
+
+    A baseline matches a failure by its status only (a case that failed still fails): the
+    difference it lists may be an old one, so the one seen now is said beside it.
+    """
+    result = o.result
+    now = result.differences[0].text if result.differences else result.message
+    first = now.splitlines()[0] if now.strip() else ""  # as the baseline writes it
+    if not first or first in o.reason:
+        return o.reason
+    return f"{o.reason} (now: {cut(printable(first), 300)})"
 
 
 def _declined(model: ReportModel) -> list[str]:

@@ -39,6 +39,7 @@ from .report import (
     RULE_COUNTS,
     ReportModel,
     TallyWriter,
+    known_reason,
     layout_text,
     report_model,
     rerun_command,
@@ -402,7 +403,10 @@ def _others(page: _Page) -> None:
         page,
         "expected-failures",
         "Expected failures, listed in the baseline",
-        (f"<code>{_clean(o.result.case.id)}</code>: {_clean(o.reason)}" for o in page.model.known),
+        (
+            f"<code>{_clean(o.result.case.id)}</code>: {_clean(known_reason(o))}"
+            for o in page.model.known
+        ),
     )
     failing = {id(o) for o in page.model.declined}
     _listed(

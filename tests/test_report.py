@@ -17,6 +17,7 @@ from fiveup.harness.corpus import Case, Corpus, load_corpus
 from fiveup.harness.report import (
     json_report,
     junit_report,
+    known_reason,
     layout_text,
     report_model,
     score_tallies,
@@ -455,3 +456,17 @@ def test_shell_join_words_read_back_by_bash_as_written(word: str) -> None:
     assert line.isprintable()
     done = subprocess.run(["bash", "-c", line], capture_output=True, check=True)
     assert done.stdout == os.fsencode(word)
+
+
+def test_an_expected_failure_that_now_fails_elsewhere_says_how_it_fails_now() -> None:
+    def known(reason: str, now: Difference) -> Outcome:
+        result = CaseResult(make_case("a.known", Level.LAYOUT, ("SPN-1",)), Status.FAIL, (now,))
+        return Outcome(result, Verdict.XFAILED, reason)
+
+    listed = Difference("/layout/spinners", ["[2|2]"], []).text  # as a baseline writes it
+    same = known(listed, Difference("/layout/spinners", ["[2|2]"], []))
+    moved = known(listed, Difference("/steps/0/sum", 4, 2))
+    assert known_reason(same) == listed
+    assert known_reason(moved) == f"{listed} (now: /steps/0/sum: expected 4, got 2)"
+    text = text_report(make_run((moved,)), ["--engine", "eng"])
+    assert f"  a.known: {listed} (now: /steps/0/sum: expected 4, got 2)" in text
