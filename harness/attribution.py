@@ -289,6 +289,25 @@ def _penalty_rule(pips: JSON, penalties: JSON) -> str | None:
     return "PEN-2"
 
 
+def _side_penalty_rule(case: Case, differences: Sequence[Difference]) -> str | None:
+    """PEN-4 when a side's penalty is its pips merged then rounded; PEN-2 for another sum.
+
+    A side's penalty is each player's pips rounded, then added (PEN-4); an engine that rounds
+    each right cannot be wrong there but by merging, and one that merges cannot be told apart
+    from one whose rounding is wrong (PEN-2) unless its answer is the merged rounding.
+    """
+    given = case.given
+    pips = given.get("input")
+    if given.get("function") != "side_penalty" or not isinstance(pips, list):
+        return None
+    if not all(type(p) is int and p >= 0 for p in pips):
+        return None
+    value = next((d.actual for d in differences if d.path == "/value"), None)
+    if type(value) is not int:
+        return None
+    return "PEN-4" if value == _rounded(sum(pips)) else "PEN-2"
+
+
 def case_rule(case: Case, differences: Sequence[Difference], observation: JSON = None) -> str:
     """The rule a failed case is counted under (its primary rule when nothing differs).
 
@@ -296,7 +315,7 @@ def case_rule(case: Case, differences: Sequence[Difference], observation: JSON =
     """
     if not differences:
         return case.primary_rule
-    diagnosed = diagnose(observation)
+    diagnosed = diagnose(observation) or _side_penalty_rule(case, differences)
     if diagnosed is not None:
         return diagnosed
     for difference in differences:  # a refusal the rules do not make: what follows is its echo

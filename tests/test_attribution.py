@@ -136,3 +136,13 @@ def test_fiveup_harness_attribution_a_counting_mutants_failures_name_its_rule(
     run = certify(wrong.engine(), corpus, corpus.cases)
     under = Counter(o.result.rule for o in run.outcomes if o.verdict.bad)
     assert under[wrong.rule] >= floor, under.most_common(4)
+
+
+def test_fiveup_harness_attribution_a_side_penalty_is_merging_only_when_it_is_the_merged_one() -> (
+    None
+):
+    case = WORKED["doc.scoring.side-penalty-3-3"]  # 3 and 3 pips: 5 + 5 = 10, merged 6 -> 5
+    merged = Difference("/value", 10, 5, rule=rule_of(case, Difference("/value", 10, 5)))
+    rounded_down = Difference("/value", 10, 0, rule=rule_of(case, Difference("/value", 10, 0)))
+    assert case_rule(case, [merged]) == "PEN-4"
+    assert case_rule(case, [rounded_down]) == "PEN-2"  # 3 -> 0 each: no merging in it
