@@ -618,3 +618,16 @@ def test_the_pytest_plugin_sandboxes_too(pytester: pytest.Pytester) -> None:
     boxed.assert_outcomes(failed=10)
     refused = pytester.runpytest("--fiveup-engine=reference", "--fiveup-sandbox")
     assert "cannot be contained" in refused.stderr.str()
+
+
+@needs_sandbox
+def test_fuzz_with_sandbox_runs_the_engine_boxed_and_without_it_plain() -> None:
+    engine = f"{PYTHON} {HOSTILE / 'wrong_unless_boxed.py'} fuzz-sandbox"
+    runs = {}
+    for boxed in (True, False):
+        out, err = io.StringIO(), io.StringIO()
+        args = ["fuzz", "--engine-cmd", engine, "--level", "scoring", "--rounds", "20"]
+        code = main([*args, "--format", "json", *(["--sandbox"] if boxed else [])], out, err)
+        runs[boxed] = (code, len(json.loads(out.getvalue())["divergences"]), err.getvalue())
+    assert runs[True][:2] == (0, 0), runs[True]
+    assert runs[False][0] == 1 and runs[False][1] > 0, runs[False]

@@ -30,6 +30,7 @@ from fiveup.fuzz.cases import LEVEL_WEIGHTS
 from fiveup.fuzz.report import campaign_report, merge_reports, write_text
 from fiveup.harness.engines import close_engine, open_engine, start_now
 from fiveup.harness.regressions import REPORT_MAX_BYTES, REPORT_MAX_VALUES
+from fiveup.harness.sandbox import Sandbox
 from fiveup.harness.sources import read_bounded
 from fiveup.harness.text import printable
 
@@ -140,6 +141,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="per case, for engines over the protocol (default 10)",
     )
     parser.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="run the --engine-cmd engine (and a --baseline-cmd one) under bubblewrap, as "
+        "certify --sandbox does; --out is hidden from it (spec/protocol.md, Security)",
+    )
+    parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="text (default) or json"
     )
     parser.add_argument(
@@ -170,9 +177,10 @@ def _play(
     timeout: float,
     levels: list[str] | None = None,
     keep: int | None = KEEP_PER_KIND,
+    sandbox: Sandbox | None = None,
 ) -> Findings:
     """One process's part of a campaign (module-level, so a process pool can run it)."""
-    with _opened(candidate, baseline, timeout) as (engine, reference):
+    with _opened(candidate, baseline, timeout, sandbox) as (engine, reference):
         return run_campaign(
             reference, engine, seed, indexes, players=players, levels=_levels(levels), out=out,
             keep=keep,
@@ -181,14 +189,20 @@ def _play(
 
 @contextmanager
 def _opened(
-    candidate: EngineSpec, baseline: EngineSpec, timeout: float
+    candidate: EngineSpec, baseline: EngineSpec, timeout: float, sandbox: Sandbox | None = None
 ) -> Iterator[tuple[Engine, Engine]]:
-    """The candidate and the baseline, both stopped at the end (the first if the second fails)."""
+    """The candidate and the baseline, both stopped at the end (the first if the second fails).
+
+    With a ``sandbox``, every engine of the two that is a command runs in it.
+    """
     with ExitStack() as stack:
-        engine = open_engine(candidate[0], candidate[1], timeout)
+        engine = open_engine(candidate[0], candidate[1], timeout, sandbox=sandbox)
         stack.callback(close_engine, engine)
         start_now(engine, "--engine-cmd")
-        reference = open_engine(baseline[0], baseline[1], timeout, option="--baseline")
+        boxed = sandbox if baseline[1] else None
+        reference = open_engine(
+            baseline[0], baseline[1], timeout, sandbox=boxed, option="--baseline"
+        )
         stack.callback(close_engine, reference)
         start_now(reference, "--baseline-cmd")
         yield engine, reference
@@ -217,7 +231,7 @@ def _campaign(args: argparse.Namespace, streams: Streams) -> Findings:
     if args.jobs <= 1 or len(indexes) <= 1:
         tty = getattr(streams.stderr, "isatty", lambda: False)()
         show = _progress(streams.stderr, len(indexes)) if tty else None
-        with _opened(candidate, baseline, args.timeout) as (engine, reference):
+        with _opened(candidate, baseline, args.timeout, _sandbox(args)) as (engine, reference):
             return run_campaign(
                 reference, engine, args.seed, indexes, players=args.players,
                 levels=_levels(args.levels), out=args.out, progress=show, keep=_keep(args),
@@ -229,12 +243,19 @@ def _campaign(args: argparse.Namespace, streams: Streams) -> Findings:
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         futures = [
             pool.submit(_play, candidate, baseline, args.seed, part, args.players, args.out,
-                        args.timeout, args.levels, _keep(args))
+                        args.timeout, args.levels, _keep(args), _sandbox(args))
             for part in parts
         ]  # fmt: skip
         for future in futures:
             findings.merge(future.result())
     return findings
+
+
+def _sandbox(args: argparse.Namespace) -> Sandbox | None:
+    """The sandbox of ``--sandbox``: it hides the folder the divergences are written to."""
+    if not args.sandbox:
+        return None
+    return Sandbox(hide=(args.out,) if args.out is not None else ())
 
 
 def _keep(args: argparse.Namespace) -> int | None:
