@@ -156,6 +156,7 @@ ENGINES = [
     Hostile("process_tree", CONFORMS, CONFORMS),
     Hostile("scrubbed_orphan", CONFORMS, CONFORMS),
     Hostile("forged_token", CONFORMS, CONFORMS),
+    Hostile("wrong_unless_boxed", Outcome(1, "1 difference(s)"), CONFORMS),
     Hostile("renamed_child", CONFORMS, CONFORMS),
     Hostile("crash_leaving_child", Outcome(1, "engine crashed"), Outcome(1, "engine crashed"), TWO),
     Hostile(

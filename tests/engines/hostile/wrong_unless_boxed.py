@@ -1,5 +1,5 @@
 """Right only inside bubblewrap (its own PID namespace, where bwrap is process 1): outside it,
-every credit is off by five. ``fuzz --sandbox`` must run it boxed; ``fuzz`` runs it plain."""
+every value is off (a number by five, a tally by a fifty). ``--sandbox`` must run it boxed."""
 
 from _hostile import Message, right, serve
 
@@ -20,7 +20,9 @@ def run(request: Message) -> Message | None:
         return None
     reply = right(request)
     value = reply["observation"]["value"]
-    if isinstance(value, int):
+    if isinstance(value, dict):
+        reply["observation"]["value"] = {**value, "fifties": value["fifties"] + 1}
+    else:
         reply["observation"]["value"] = value + 5
     return reply
 
