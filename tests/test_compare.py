@@ -139,14 +139,15 @@ def _get(obj: JSON, key: str) -> JSON:
     return obj.get(key, _MISSING) if isinstance(obj, dict) else _MISSING
 
 
+def _whole(text: str) -> float | int:
+    number = float(text)
+    return int(number) if number.is_integer() else number
+
+
 def _plain(value: JSON) -> JSON:
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
+    # through JSON text and back, whole numbers read as integers: what a JSON reader sees
+    result: JSON = json.loads(json.dumps(value), parse_float=_whole)
+    return result
 
 
 def _same(expected: JSON, actual: JSON) -> bool:

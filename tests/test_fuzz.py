@@ -300,6 +300,10 @@ class _LiesOnce(ReferenceEngine):
         if key in self.asked:
             return answer
         self.asked.add(key)
+        return self.lie(level, answer)
+
+    def lie(self, level: str, answer: dict[str, JSON]) -> dict[str, JSON]:
+        """The wrong answer given the first time."""
         if level == "scoring":
             return {"value": -1}
         return {**answer, "events": []}
@@ -318,20 +322,13 @@ def test_a_wrong_answer_the_engine_does_not_repeat_is_still_a_divergence(piped: 
     assert all(d.result.differences[0].actual == -1 for d in scoring.divergences)
 
 
-class _LiesOnceOnTheReplay(ReferenceEngine):
-    """The reference whose first answer to a refusal's prefix is the state after a draw."""
+class _LiesOnceOnTheReplay(_LiesOnce):
+    """The reference whose first answer to a request it does not refuse has a wrong boneyard:
+    a refusal's prefix, replayed, shows a state the refusal did not leave."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.asked: set[str] = set()
-
-    def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
-        answer = super().run(level, given)
-        key = json.dumps([level, given], sort_keys=True)
-        first = key not in self.asked
-        self.asked.add(key)
+    def lie(self, level: str, answer: dict[str, JSON]) -> dict[str, JSON]:
         state = answer.get("state")
-        if first and answer.get("error") is None and isinstance(state, dict):
+        if answer.get("error") is None and isinstance(state, dict):
             return {**answer, "state": {**state, "boneyard": -1}}
         return answer
 
