@@ -19,7 +19,7 @@ from .certify import Conclusion, Counts, LeftOut, Outcome, Run, Verdict
 from .compare import Difference
 from .levels import LEVELS
 from .spec_index import spec_rules, spec_sections
-from .text import cut, printable
+from .text import cut, json_text, printable
 
 _ORDER = tuple(level.value for level in LEVELS)
 
@@ -659,7 +659,7 @@ def json_report(run: Run, engine_args: list[str] | None = None) -> str:
             "cases": [_case_json(o, args) for o in run.fresh],
         },
     }
-    return json.dumps(doc, indent=2) + "\n"
+    return json_text(doc) + "\n"  # an engine's lone surrogate written so strict readers read it
 
 
 def junit_report(run: Run) -> str:

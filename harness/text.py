@@ -7,7 +7,11 @@ character, bidirectional override or undecodable byte can forge a line of the re
 
 from __future__ import annotations
 
-__all__ = ["cut", "printable", "printable_lines", "quoted"]
+import json
+import re
+from typing import Final
+
+__all__ = ["cut", "json_text", "printable", "printable_lines", "quoted"]
 
 
 def printable(text: str) -> str:
@@ -55,3 +59,30 @@ def _escape(char: str) -> str:
     if 0xDC80 <= code <= 0xDCFF:  # os.fsdecode's stand-in for an undecodable byte
         return f"\\x{code - 0xDC00:02x}"
     return repr(char)[1:-1]
+
+
+_LONE_SURROGATE: Final = re.compile(
+    r"(?<!\\)((?:\\\\)*)\\u(d[89ab][0-9a-f]{2})(?!\\ud[c-f][0-9a-f]{2})"
+    r"|(?<!\\)((?:\\\\)*)(?<!\\ud[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})"
+)
+"""An escape of a lone surrogate in ``json.dumps``'s ASCII output (not of an escaped backslash,
+nor one half of a pair)."""
+
+
+def json_text(value: object, indent: int | None = 2) -> str:
+    r"""``json.dumps(value, indent=indent)`` that every strict JSON reader reads.
+
+    A string from an engine may hold a lone surrogate (JSON's ``"\ud800"`` decodes to one):
+    ``json.dumps`` writes it back as that escape, which is no Unicode character and which
+    strict readers refuse. It is written as the six characters ``\ud800`` instead (an escaped
+    backslash), as :func:`printable` shows it.
+    """
+    text = json.dumps(value, indent=indent)
+    if "\\ud" not in text:
+        return text
+    return _LONE_SURROGATE.sub(_literal, text)
+
+
+def _literal(found: re.Match[str]) -> str:
+    slashes = found[1] if found[2] else found[3] or ""
+    return f"{slashes}\\\\u{found[2] or found[4]}"

@@ -470,3 +470,19 @@ def test_an_expected_failure_that_now_fails_elsewhere_says_how_it_fails_now() ->
     assert known_reason(moved) == f"{listed} (now: /steps/0/sum: expected 4, got 2)"
     text = text_report(make_run((moved,)), ["--engine", "eng"])
     assert f"  a.known: {listed} (now: /steps/0/sum: expected 4, got 2)" in text
+
+
+def test_an_engines_lone_surrogate_reaches_the_json_report_as_text_a_strict_reader_reads() -> None:
+    refused = {"at": 1, "rule": "LAY-4", "message": "no point \ud800 here"}
+    result = CaseResult(
+        make_case("a.lone", Level.LAYOUT, ("LAY-4",)),
+        Status.FAIL,
+        (Difference("/error/message", "x", refused["message"]),),
+        "1 difference(s)",
+        {"steps": [], "error": refused},
+    )
+    doc = json.loads(json_report(make_run((Outcome(result, Verdict.FAILED),))))
+    json.dumps(doc, ensure_ascii=False).encode("utf-8")  # UnicodeEncodeError if one is left
+    (case,) = doc["cases"]
+    assert case["observation"]["error"]["message"] == "no point \\ud800 here"
+    assert case["differences"][0]["actual"] == "no point \\ud800 here"

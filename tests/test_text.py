@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from fiveup.harness import sources
-from fiveup.harness.text import cut, printable, printable_lines
+from fiveup.harness.text import cut, json_text, printable, printable_lines
 
 
 def test_printable_leaves_printable_text_alone() -> None:
@@ -41,3 +45,21 @@ def test_the_yaml_reader_still_answers_for_the_older_names() -> None:
 def test_cut_keeps_a_short_text_and_says_how_much_of_a_long_one_is_not_shown() -> None:
     assert cut("abc", 3) == "abc"
     assert cut("abcdef", 3) == "abc... (3 more characters not shown)"
+
+
+@pytest.mark.parametrize(
+    ("value", "read_back"),
+    [
+        ("\ud800", "\\ud800"),  # a lone high surrogate: six characters, an escaped backslash
+        ("x\udfffy", "x\\udfffy"),  # a lone low one
+        ("\ud83d", "\\ud83d"),
+        ("a\ud83d\ude00b", "a\U0001f600b"),  # a pair is one character, kept
+        ("\\ud800", "\\ud800"),  # text that only looks like an escape, kept
+        ("\\\ud800", "\\\\ud800"),  # a backslash, then a lone surrogate
+        (["\ud800", {"k\udc00": 1}], ["\\ud800", {"k\\udc00": 1}]),
+    ],
+)
+def test_json_text_writes_what_every_strict_reader_reads(value: object, read_back: object) -> None:
+    text = json_text(value)
+    assert json.loads(text) == read_back
+    json.dumps(json.loads(text), ensure_ascii=False).encode("utf-8")  # no lone surrogate left

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TextIO
 
 from fiveup.errors import UsageError
@@ -15,7 +14,7 @@ from fiveup.harness.regressions import (
     summary,
     unlike,
 )
-from fiveup.harness.text import cut, printable
+from fiveup.harness.text import cut, json_text, printable
 
 from .common import Streams
 from .options import a_file
@@ -78,7 +77,7 @@ def _json(result: Comparison, different: list[str]) -> str:
         "unchanged": result.unchanged,
         "unlike": different,
     }
-    return json.dumps(data, indent=2) + "\n"
+    return json_text(data) + "\n"
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:

@@ -11,7 +11,6 @@ one folder. Every numeric option is bounded and ``--out`` is checked before any 
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
 import os
 import tempfile
@@ -32,7 +31,7 @@ from fiveup.harness.engines import close_engine, open_engine, start_now
 from fiveup.harness.regressions import REPORT_MAX_BYTES, REPORT_MAX_VALUES
 from fiveup.harness.sandbox import Sandbox
 from fiveup.harness.sources import read_bounded
-from fiveup.harness.text import printable
+from fiveup.harness.text import json_text, printable
 
 from .common import Streams, add_engine_options, check_engine_command, check_parent
 from .options import PLAYERS, WholeNumber, a_file, file_or_folder, seconds, seed
@@ -380,7 +379,7 @@ _CAMPAIGN_DEFAULTS: Final[dict[str, object]] = {
 
 def _write(report: dict[str, Any], form: str, streams: Streams) -> None:
     if form == "json":
-        streams.stdout.write(json.dumps(report, indent=2) + "\n")
+        streams.stdout.write(json_text(report) + "\n")
     else:
         write_text(report, streams.stdout)
 
