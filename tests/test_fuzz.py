@@ -14,7 +14,7 @@ import yaml
 from fiveup.cli import main
 from fiveup.contract.engine import JSON, EngineInfo, Level
 from fiveup.contract.notation import Action
-from fiveup.errors import EngineError, UnsupportedCase
+from fiveup.errors import EngineError, UnsupportedCase, UsageError
 from fiveup.fuzz.campaign import Shard, run_campaign
 from fiveup.fuzz.cases import LEVEL_WEIGHTS, observed_case, random_case
 from fiveup.harness.levels import LEVELS
@@ -721,3 +721,32 @@ def test_a_limit_too_short_for_any_answer_stops_the_campaign_at_the_handshake() 
 
     with pytest.raises(EngineError, match="did not answer within 1e-05 s"):
         run_campaign(ReferenceEngine(), TimedEngine(_Hanging(), 1e-5), 1, range(3))
+
+
+class _CreditOnly(ReferenceEngine):
+    """Claims the feature scoring.credit alone, and credits 25 as 20."""
+
+    def info(self) -> EngineInfo:
+        return {**super().info(), "levels": [], "features": ["scoring.credit"]}
+
+    def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
+        if given.get("input") == 25:
+            return {"value": 20}
+        return super().run(level, given)
+
+
+def test_an_engine_claiming_features_is_fuzzed_on_those_features() -> None:
+    tally = run_campaign(ReferenceEngine(), _CreditOnly(), 1, range(200))
+    assert tally.by_level == {"scoring": 200}  # it played them all: none unplayed, passed
+    assert tally.divergences and all(
+        d.case.given == {"function": "credit", "input": 25} for d in tally.divergences
+    )
+
+
+def test_an_engine_claiming_nothing_fuzz_plays_is_refused_not_passed() -> None:
+    with pytest.raises(UsageError, match="nothing to play: fuzz plays round, and the engine"):
+        run_campaign(ReferenceEngine(), _CreditOnly(), 1, range(5), levels=[Level.ROUND])
+    code, out, err = fiveup(
+        "fuzz", "--engine", "tests.test_fuzz:_CreditOnly", "--rounds", "5", "--level", "round"
+    )
+    assert code == 2 and out == "" and "claims scoring (credit)" in err

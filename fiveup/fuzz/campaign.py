@@ -49,12 +49,12 @@ from fiveup.contract.engine import (
     unwrapped,
 )
 from fiveup.contract.schemas import clip
-from fiveup.errors import EngineError
+from fiveup.errors import EngineError, UsageError
 from fiveup.harness.compare import same_json
 from fiveup.harness.corpus import Case
 from fiveup.harness.engines import TimedEngine
 from fiveup.harness.files import write_whole
-from fiveup.harness.levels import LEVELS, LevelSpec, optional_feature
+from fiveup.harness.levels import LEVELS, Claims, LevelSpec, optional_feature
 from fiveup.harness.lint import implied_decisions
 from fiveup.harness.runner import CaseResult, Status, run_case
 from fiveup.harness.text import quoted
@@ -188,6 +188,15 @@ def _standard_reference(engine: Engine) -> bool:
 
 _Made = tuple[int, Level, dict[str, JSON], dict[str, JSON] | None]
 """A case as made: its index, level and given, and the baseline's observation if known."""
+
+
+def _claimed_functions(claims: Claims) -> tuple[str, ...] | None:
+    """The scoring functions an engine claims, when not all of them (None: all, or none)."""
+    claimed = tuple(
+        f for f in LEVELS[Level.SCORING].features if (Level.SCORING, f) in claims.features
+    )
+    whole = len(claimed) == len(LEVELS[Level.SCORING].features)
+    return None if whole or not claimed else claimed
 
 
 def _conforms(level: Level, observation: JSON) -> bool:
@@ -383,14 +392,17 @@ class _Judge:
 
     def verdicts(
         self, seed: int, indexes: Iterable[int], players: int | None, levels: tuple[Level, ...],
-        free: bool,
+        free: bool, functions: tuple[str, ...] | None = None,
     ) -> Iterator[tuple[int, Level, Found]]:  # fmt: skip
         """``(index, level, found)`` of the campaign's cases, made and judged one by one.
 
-        ``free``: the baseline is the standard reference, whose observation a case comes with.
+        ``free``: the baseline is the standard reference, whose observation a case comes with;
+        ``functions``: the scoring functions drawn among (None: all).
         """
         for index in indexes:
-            level, given, observation = observed_case(seed, index, players, levels)
+            level, given, observation = observed_case(
+                seed, index, players, levels, functions=functions
+            )
             yield index, level, self(index, level, given, observation if free else None)
 
     def agrees(self, level: Level, request: dict[str, JSON], expected: dict[str, JSON]) -> bool:
@@ -805,9 +817,15 @@ def _campaign(
 ) -> Findings:  # fmt: skip
     tally = Findings(seed)
     kinds: dict[str, int] = {}
-    declared = list(candidate.info()["levels"])
+    claims = Claims.of(candidate.info())
+    declared = claims.touched_levels  # a level of which a feature is claimed
     wanted = set(LEVEL_WEIGHTS if levels is None else levels)
     chosen = tuple(lv for lv in LEVEL_WEIGHTS if lv.value in declared and lv in wanted)
+    if not chosen:  # else every case would be of an unclaimed level, and pass unplayed
+        asked = ", ".join(lv.value for lv in LEVEL_WEIGHTS if lv in wanted)
+        said = ", ".join(claims.claimed) or "nothing"
+        raise UsageError(f"nothing to play: fuzz plays {asked}, and the engine claims {said}")
+    functions = _claimed_functions(claims)
     start = time.perf_counter()
     free = _standard_reference(baseline)  # its observations of round cases come with them
     pipe = pipelined(candidate)
@@ -816,7 +834,9 @@ def _campaign(
         cases = (
             (index, level, given, observation if free else None)
             for index in indexes
-            for level, given, observation in (observed_case(seed, index, players, chosen),)
+            for level, given, observation in (
+                observed_case(seed, index, players, chosen, functions=functions),
+            )
         )
         pipeline = _Pipeline(baseline, candidate, declared, seed, cases, pipe)
         unrepeated = pipeline.unrepeated
@@ -824,7 +844,7 @@ def _campaign(
     else:
         judge = _Judge(baseline, candidate, declared, seed)
         unrepeated = judge.unrepeated
-        verdicts = judge.verdicts(seed, indexes, players, chosen, free)
+        verdicts = judge.verdicts(seed, indexes, players, chosen, free, functions)
     try:
         for index, level, found in verdicts:
             tally.cases += 1
