@@ -205,6 +205,17 @@ class ProcessEngineError(EngineError):
         self.stopped = stopped
 
 
+def _identity(info: EngineInfo) -> tuple[object, ...]:
+    return (info["name"], sorted(info["levels"]), sorted(info.get("features", [])))
+
+
+def _who(info: EngineInfo) -> str:
+    """An engine's name, version and claims, printable, for a message."""
+    claims = [*info["levels"], *info.get("features", [])]
+    said = f"{info['name']} {info['version']} claiming {', '.join(claims) or 'nothing'}"
+    return printable(clip(said, 200))
+
+
 def _excerpt(data: bytes, limit: int = 120) -> str:
     return repr(clip(data.decode("utf-8", "replace"), limit))
 
@@ -578,9 +589,21 @@ class ProcessEngine:
             )
             self._fail(proc, Failure.PROTOCOL_MISMATCH, self._refusal)
         try:
-            self._info = Ready.from_json(ready).info()
+            info = Ready.from_json(ready).info()
         except MessageError as exc:
             self._fail(proc, Failure.BAD_MESSAGE, f"the ready message {exc.problem}")
+        first = self._info
+        if first is not None and _identity(info) != _identity(first):
+            # The run was judged and reported for the engine of the first handshake: one that
+            # says another name or claims other cases after a restart is not that engine (its
+            # version may change: a build stamp, a process id).
+            self._fail(
+                proc,
+                Failure.BAD_MESSAGE,
+                f"the engine started again as {_who(info)}, not as {_who(first)}, the engine "
+                "the run began with",
+            )
+        self._info = info
         return proc
 
     def _too_long(self, what: str) -> str:

@@ -186,6 +186,13 @@ ENGINES = [
     Hostile("self_segv", Outcome(1, "engine crashed"), Outcome(1, "engine crashed"), ONE),
     Hostile("writes_file", CONFORMS, CONFORMS, ONE, args=("{target}",)),
     Hostile(
+        "shifty_claims",
+        Outcome(1, "started again as other-engine 1 claiming scoring, not as shifty_claims"),
+        Outcome(1, "engine crashed"),  # its marker cannot be written: every start is the first
+        TWO,
+        args=("{target}",),
+    ),
+    Hostile(
         "bad_observation",
         Outcome(1, "observation of the wrong shape"),
         Outcome(1, "observation of the wrong shape"),
