@@ -29,7 +29,7 @@ from .engines import (
 )
 from .expectations import Baseline, Outcome, Verdict, judge, load_expected_failures
 from .levels import Claims, feature_of
-from .process import Failure
+from .process import Failure, ProcessEngine
 from .runner import MAX_MESSAGE_CHARS, Status, run_case
 from .selection import (
     check_decisions,
@@ -316,9 +316,10 @@ def _last_answer_checked(
     Output nobody asked for is found before each request; after the last one there is no next
     request, so a second reply to the last case would go unseen (``ProcessEngine.finish``).
     """
-    finish = getattr(engine, "finish", None)
-    problem = finish() if callable(finish) else None
-    if not isinstance(problem, str):
+    if not isinstance(engine, ProcessEngine):  # an in-process engine's own finish is its own
+        return
+    problem = engine.finish()
+    if problem is None:
         return
     last = max((i for i, o in enumerate(outcomes) if o.result.request is not None), default=None)
     if last is None:
