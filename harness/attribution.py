@@ -202,10 +202,17 @@ def _allowing_rule(case: Case, error: JSON) -> str | None:
 
 def _entries_of(value: JSON) -> Counter[tuple[str, str]]:
     return Counter(
-        (entry[0], repr(entry[1]))
+        (entry[0], _number_text(entry[1]))
         for entry in (value if isinstance(value, list) else [])
         if isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)
     )
+
+
+def _number_text(value: JSON) -> str:
+    """A contribution's value as the comparison sees it: ``12.0`` is ``12``, ``true`` is not."""
+    if isinstance(value, float) and value.is_integer():
+        return repr(int(value))
+    return repr(value)
 
 
 def _counting_rule(case: Case, expected: JSON, actual: JSON) -> str | None:

@@ -146,3 +146,11 @@ def test_fiveup_harness_attribution_a_side_penalty_is_merging_only_when_it_is_th
     rounded_down = Difference("/value", 10, 0, rule=rule_of(case, Difference("/value", 10, 0)))
     assert case_rule(case, [merged]) == "PEN-4"
     assert case_rule(case, [rounded_down]) == "PEN-2"  # 3 -> 0 each: no merging in it
+
+
+def test_fiveup_harness_attribution_a_value_written_with_a_point_is_not_a_differing_tile() -> None:
+    case = WORKED["doc.layout.sum-to-points-6-6"]
+    expected = case.expect["layout"]["contributions"]
+    # the terminal [6|6] written 12.0 (the same number), another tile's end counted wrong
+    wrong = [["[6|6]", 12.0] if e[0] == "[6|6]" else [e[0], e[1] + 1] for e in expected]
+    assert rule_of(case, Difference("/layout/contributions", expected, wrong)) == "CNT-2"
