@@ -237,6 +237,7 @@ def baseline_text(run: Any) -> str:
         result = outcome.result
         reason = result.differences[0].text if result.differences else result.message
         first = reason.splitlines()[0] if reason and reason.strip() else "fails"
+        first = printable(first)  # an engine's text: read back, a control's escape is refused
         entry = yaml.safe_dump(
             {result.case.id: {"status": result.status.value, "reason": first}},
             allow_unicode=True,

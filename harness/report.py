@@ -145,8 +145,8 @@ def claims_text(run: Run) -> str:
     """What the conclusion speaks for, as spec/README.md ("Conformance") words it.
 
     ``levels scoring, layout (not claimed: round)``, or, when a level is claimed in part,
-    ``scoring (credit), layout; not claimed: scoring (displayed), round``; then the optional
-    features claimed but declined, ``; declined: scoring (tally)``.
+    ``scoring (credit), layout; not claimed: scoring (displayed), round``; then the claimed
+    features of which cases were declined, ``; declined: scoring (tally)``.
     """
     claims = run.claims
     if run.engine is None:
@@ -459,7 +459,7 @@ def _case_lines(o: Outcome, engine_args: list[str], tally: TallyWriter | None = 
     if o.result.message and not o.result.differences:
         out += [f"  {line}" for line in o.result.message.splitlines()]  # an engine's stderr too
     for diff in o.result.differences:
-        out.append(f"  {diff.text}")
+        out.append(f"  {printable(diff.text)}")  # an engine's refusal message is its own text
         marks = score_tallies(diff, tally) if tally else ""
         if marks:
             out.append(f"    as tallies: {marks}")
@@ -714,10 +714,16 @@ def _junit_case(suite: ET.Element, o: Outcome, prefix: str = "fiveup.") -> None:
             "time": f"{o.result.seconds:.6f}",
         },
     )
-    detail = "\n".join([o.result.message, *(d.text for d in o.result.differences)]).strip()
+    # a difference holds the engine's own text (a refusal's message): XML takes no control
+    # character nor lone surrogate, so every line is printable, as in the text report
+    detail = "\n".join(
+        printable(line)
+        for line in [o.result.message, *(d.text for d in o.result.differences)]
+        for line in line.splitlines()
+    ).strip()
     if o.verdict is Verdict.FAILED:
         first = o.result.differences[0].text if o.result.differences else o.result.message
-        message = f"{o.result.rule}: {cut(first, 300)}"  # what a dashboard shows on one line
+        message = f"{o.result.rule}: {printable(cut(first, 300))}"  # a dashboard's one line
         ET.SubElement(tc, "failure", {"message": message}).text = detail
     elif o.verdict is Verdict.XPASSED:
         ET.SubElement(tc, "failure", {"message": "unexpectedly passing"}).text = o.reason

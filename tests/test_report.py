@@ -14,6 +14,7 @@ import pytest
 from fiveup.contract.engine import Level
 from fiveup.harness.certify import Outcome, Run, Verdict, certify
 from fiveup.harness.corpus import Case, Corpus, load_corpus
+from fiveup.harness.expectations import baseline_text
 from fiveup.harness.report import (
     json_report,
     junit_report,
@@ -486,3 +487,21 @@ def test_an_engines_lone_surrogate_reaches_the_json_report_as_text_a_strict_read
     (case,) = doc["cases"]
     assert case["observation"]["error"]["message"] == "no point \\ud800 here"
     assert case["differences"][0]["actual"] == "no point \\ud800 here"
+
+
+def test_an_engines_text_in_a_difference_reaches_no_report_raw() -> None:
+    raw = "bad\x00\x1b[31m\ud800"
+    result = CaseResult(
+        make_case("a.raw", Level.LAYOUT, ("LAY-4",)),
+        Status.FAIL,
+        (Difference("/error/message", "x", raw),),
+        "1 difference(s)",
+    )
+    run = make_run((Outcome(result, Verdict.FAILED),))
+    text = text_report(run, ["--engine", "eng"])
+    assert all(line.isprintable() for line in text.splitlines())
+    assert "  /error/message: expected x, got bad\\x00\\x1b[31m\\ud800" in text
+    junit = junit_report(run)
+    ET.fromstring(junit.split("\n", 1)[1].encode())  # XML takes no NUL nor lone surrogate
+    written = baseline_text(run)
+    assert all(line.isprintable() for line in written.splitlines())
