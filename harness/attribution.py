@@ -19,8 +19,10 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from fiveup.contract.engine import JSON
+from fiveup.contract.notation import Action, Placement, Slot, Tile, Verb
+from fiveup.errors import NotationError
 
-from .compare import REFUSED_ALLOWED, Difference
+from .compare import REFUSED_ALLOWED, Difference, json_key
 from .corpus import Case
 from .spec_index import spec_rules
 
@@ -163,13 +165,15 @@ def _refusal_rule(case: Case, difference: Difference) -> str:
     return str(cited) if known else case.primary_rule
 
 
-_ACTION = re.compile(r"^(?:\d+ )?(?:play )?(\[\d\|\d\])(?:@(\[\d\|\d\]):([a-z-]+))?$")
-_ALLOWING_SIDE: Final = {
-    "line-a": "SPN-2",
-    "line-b": "SPN-2",
-    "branch-a": "SPN-3",
-    "branch-b": "SPN-3",
+_ALLOWING: Final = {
+    Slot.LOW: "LAY-1",
+    Slot.HIGH: "LAY-1",
+    Slot.LINE_A: "SPN-2",
+    Slot.LINE_B: "SPN-2",
+    Slot.BRANCH_A: "SPN-3",
+    Slot.BRANCH_B: "SPN-3",
 }
+"""The rule that allows a play at each slot (a double at a branch: SPN-4)."""
 
 
 def _allowing_rule(case: Case, error: JSON) -> str | None:
@@ -181,38 +185,46 @@ def _allowing_rule(case: Case, error: JSON) -> str | None:
     a draw DRW-1, a pass DRW-5.
     """
     at = error.get("at") if isinstance(error, dict) else None
-    given = case.given.get("placements", case.given.get("actions"))
+    placements, actions = case.given.get("placements"), case.given.get("actions")
+    given = placements if isinstance(placements, list) else actions
     if type(at) is not int or not isinstance(given, list) or not 0 <= at < len(given):
         return None
-    action = given[at]
-    if not isinstance(action, str):
+    text = given[at]
+    placement: Placement | None
+    try:
+        if placements is given:
+            placement = Placement.parse(str(text))
+        else:
+            action = Action.parse(str(text))
+            if action.verb is not Verb.PLAY:
+                return "DRW-1" if action.verb is Verb.DRAW else "DRW-5"
+            placement = action.placement
+    except NotationError:
         return None
-    if action.endswith(" draw"):
-        return "DRW-1"
-    if action.endswith(" pass"):
-        return "DRW-5"
-    found = _ACTION.match(action)
-    if found is None or found[2] is None:  # an opening: its own rules decide
+    if placement is None or placement.target is None:  # an opening: its own rules decide
         return None
-    tile, side = found[1], found[3]
-    if side in ("branch-a", "branch-b") and tile[1] == tile[3]:
+    slot = placement.target.slot
+    if slot.is_branch and placement.tile.is_double:
         return "SPN-4"
-    return _ALLOWING_SIDE.get(side, "LAY-1")
+    return _ALLOWING[slot]
 
 
 def _entries_of(value: JSON) -> Counter[tuple[str, str]]:
+    """A list of contributions as tile texts and values, each value as the comparison sees it."""
     return Counter(
-        (entry[0], _number_text(entry[1]))
+        (entry[0], json_key(entry[1]))
         for entry in (value if isinstance(value, list) else [])
         if isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)
     )
 
 
-def _number_text(value: JSON) -> str:
-    """A contribution's value as the comparison sees it: ``12.0`` is ``12``, ``true`` is not."""
-    if isinstance(value, float) and value.is_integer():
-        return repr(int(value))
-    return repr(value)
+def _double_value(text: str) -> int | None:
+    """The value of the double a tile text names; None for another tile or no tile."""
+    try:
+        tile = Tile.parse(text)
+    except NotationError:
+        return None
+    return tile.low if tile.is_double else None
 
 
 def _counting_rule(case: Case, expected: JSON, actual: JSON) -> str | None:
@@ -228,7 +240,7 @@ def _counting_rule(case: Case, expected: JSON, actual: JSON) -> str | None:
     if not differing or not given:  # nothing counted at all: no tile's rule, but the sum's
         return None
     counted = {tile for tile, _ in wanted}
-    doubles = [(tile, v) for tile, v in differing if len(tile) == 5 and tile[1] == tile[3]]
+    doubles = [(tile, v) for tile, v in differing if _double_value(tile) is not None]
     if not doubles:
         return "CNT-2"
     double, value = doubles[0]
@@ -240,7 +252,7 @@ def _counting_rule(case: Case, expected: JSON, actual: JSON) -> str | None:
         isinstance(point, str) and point.startswith(f"{double}:branch-")
         for point in (points if isinstance(points, dict) else {})
     )
-    return "CNT-5" if open_branches == 1 and value == repr(int(double[1])) else "CNT-4"
+    return "CNT-5" if open_branches == 1 and value == json_key(_double_value(double)) else "CNT-4"
 
 
 def _credit(total: int) -> int:

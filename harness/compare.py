@@ -36,6 +36,7 @@ __all__ = [
     "Kind",
     "Row",
     "compare",
+    "json_key",
     "kept",
     "rows_for",
     "same_json",
@@ -148,7 +149,7 @@ def _plain(value: JSON) -> JSON:
     return value
 
 
-def _key(value: JSON) -> str:
+def json_key(value: JSON) -> str:
     """The value as canonical JSON text: equal texts are equal values, as JSON has it."""
     return json.dumps(_plain(value), sort_keys=True)
 
@@ -159,7 +160,7 @@ def same_json(expected: JSON, actual: JSON) -> bool:
         return False
     if type(expected) is type(actual) and not isinstance(expected, (list, dict)):
         return True
-    return _key(expected) == _key(actual)
+    return json_key(expected) == json_key(actual)
 
 
 def _exact(w: _Walk, path: str, key: str, exp: JSON, act: JSON) -> None:
@@ -176,8 +177,8 @@ def _each_exactly(w: _Walk, path: str, key: str, exp: Mapping[str, JSON], act: J
 def _as_set(w: _Walk, path: str, key: str, exp: list[JSON], act: JSON) -> None:
     if not isinstance(act, list):
         w.add(path, exp, act, "not a list")
-    elif Counter(map(_key, exp)) != Counter(map(_key, act)):
-        w.add(path, sorted(exp, key=_key), sorted(act, key=_key), "order does not matter")
+    elif Counter(map(json_key, exp)) != Counter(map(json_key, act)):
+        w.add(path, sorted(exp, key=json_key), sorted(act, key=json_key), "order does not matter")
 
 
 def _points(w: _Walk, path: str, key: str, exp: Mapping[str, int], act: JSON) -> None:
@@ -267,10 +268,10 @@ def _legal(w: _Walk, path: str, key: str, exp: list[JSON], act: JSON) -> None:
     if not isinstance(act, list):
         w.add(path, exp, act, "not a list")
         return
-    wanted, offered = Counter(map(_key, exp)), Counter(map(_key, act))
-    missing = [a for a in exp if _key(a) not in offered]
-    extra = list({_key(a): a for a in act if _key(a) not in wanted}.values())
-    repeated = [a for a in exp if offered[_key(a)] > 1]
+    wanted, offered = Counter(map(json_key, exp)), Counter(map(json_key, act))
+    missing = [a for a in exp if json_key(a) not in offered]
+    extra = list({json_key(a): a for a in act if json_key(a) not in wanted}.values())
+    repeated = [a for a in exp if offered[json_key(a)] > 1]
     notes = []
     if missing:
         notes.append(f"legal actions the engine does not offer: {_listed(missing)}")
