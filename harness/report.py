@@ -14,6 +14,7 @@ from typing import Final
 
 from fiveup import PROTOCOL_VERSION, SUITE_VERSION
 from fiveup.contract.engine import JSON
+from fiveup.contract.schemas import clip
 
 from .certify import Conclusion, Counts, LeftOut, Outcome, Run, Verdict
 from .compare import Difference
@@ -424,10 +425,8 @@ def _rule_line(rule: str) -> list[str]:
     found = spec_rules().get(rule)
     if found is None:
         return []
-    text = found.text
-    if len(text) > MAX_RULE_CHARS:
-        text = text[: MAX_RULE_CHARS - 3].rstrip() + "..."
     head = f"  {rule} (spec/rules.md:{found.line}): "
+    text = clip(found.text, MAX_RULE_CHARS)
     return textwrap.wrap(text, 100, initial_indent=head, subsequent_indent="    ")
 
 
