@@ -313,23 +313,22 @@ class Claims:
     @property
     def claimed(self) -> list[str]:
         """What is claimed, for a conclusion: ``["scoring (credit)", "layout"]``."""
-        return [self._named(level, True) for level in Level if self.touches(level)]
+        return Claims.named(self.features)
 
     @property
     def unclaimed(self) -> list[str]:
         """What is not claimed: ``["scoring (displayed, penalty)", "round"]``."""
-        return [self._named(level, False) for level in Level if not self.whole(level)]
-
-    def _named(self, level: Level, claimed: bool) -> str:
-        features = [f for f in LEVELS[level].features if ((level, f) in self.features) is claimed]
-        if len(features) == len(LEVELS[level].features):
-            return level.value
-        return f"{level.value} ({', '.join(features)})"
+        every = {(level, f) for level in Level for f in LEVELS[level].features}
+        return Claims.named(every - self.features)
 
     @property
     def partial(self) -> bool:
         """True when some level is claimed in part only."""
         return any(self.touches(level) and not self.whole(level) for level in Level)
+
+    def of_level(self, level: Level) -> tuple[str, ...]:
+        """The claimed features of ``level``, in the order the level lists them."""
+        return tuple(f for f in LEVELS[level].features if (level, f) in self.features)
 
     @staticmethod
     def named(features: Iterable[tuple[Level, str]]) -> list[str]:

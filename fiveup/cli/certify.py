@@ -195,7 +195,7 @@ def _fresh(
 
     def make(claims: Claims) -> list[Case]:
         kept = [level for level in claims.touched_levels if level not in skipped]
-        functions = [f for level, f in claims.features if level is Level.SCORING]
+        functions = claims.of_level(Level.SCORING)
         return fresh_cases(reference, seed, count, kept, functions) if kept else []
 
     return make

@@ -192,9 +192,7 @@ _Made = tuple[int, Level, dict[str, JSON], dict[str, JSON] | None]
 
 def _claimed_functions(claims: Claims) -> tuple[str, ...] | None:
     """The scoring functions an engine claims, when not all of them (None: all, or none)."""
-    claimed = tuple(
-        f for f in LEVELS[Level.SCORING].features if (Level.SCORING, f) in claims.features
-    )
+    claimed = claims.of_level(Level.SCORING)
     whole = len(claimed) == len(LEVELS[Level.SCORING].features)
     return None if whole or not claimed else claimed
 
