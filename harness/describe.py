@@ -21,9 +21,11 @@ def request_line(case: Case, seq: int = 1) -> str:
 
 
 def _yaml(value: JSON) -> str:
-    return yaml.safe_dump(
+    """``value`` as YAML, what PyYAML leaves raw (U+202E, U+200B) escaped line by line."""
+    text = yaml.safe_dump(
         value, sort_keys=False, allow_unicode=True, width=96, default_flow_style=None
     ).rstrip()
+    return "\n".join(map(printable, text.split("\n")))
 
 
 def layout_table(layout: Mapping[str, JSON]) -> list[str]:

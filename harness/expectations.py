@@ -130,6 +130,9 @@ def _baseline(src: Any, corpus: Corpus) -> tuple[Baseline, list[str]]:
             continue
         fresh = _FRESH_ID.match(case_id) if isinstance(case_id, str) else None
         if fresh is not None and fresh.group(1) in levels:
+            if _seed(int(fresh.group(2))) is None:
+                problems.append(f"{where}: {case_id}: a fresh case's seed is at most 2**63-1")
+                continue
             seeds.add(fresh.group(2))
         elif not isinstance(case_id, str) or case_id not in known:
             named = repr(case_id) if isinstance(case_id, str) else key_text(case_id)

@@ -24,7 +24,15 @@ from fiveup.contract.schemas import json_words
 from fiveup.contract.shapes import fixture_errors
 from fiveup.errors import NotationError
 
-from .sources import MAX_PROBLEMS, TOO_MANY_PROBLEMS, Problem, SourceFile, pointer, read_yaml
+from .sources import (
+    MAX_PROBLEMS,
+    MAX_RUN_PROBLEMS,
+    TOO_MANY_PROBLEMS,
+    Problem,
+    SourceFile,
+    pointer,
+    read_yaml,
+)
 from .spec_index import (
     CONVENTIONS,
     QUESTION_ID,
@@ -58,11 +66,19 @@ class LintReport:
     problems: list[Problem] = field(default_factory=list)
     coverage: dict[str, list[str]] = field(default_factory=dict)
     """Case IDs by rule ID, for every rule of the spec."""
+    checked: int = 0
+    """How many files were checked."""
+    stopped: bool = False
+    """True when the files were not all checked: too many problems were found before."""
 
     @property
     def case_count(self) -> int:
         """How many cases the valid files hold."""
         return sum(len(s.data["cases"]) for s in self.sources)
+
+
+FRESH_PREFIX: Final = "fresh."
+"""The case-ID prefix of the fresh cases certify makes in a run; no fixture may take it."""
 
 
 def _schema_problems(src: SourceFile) -> list[Problem]:
@@ -73,9 +89,19 @@ def _schema_problems(src: SourceFile) -> list[Problem]:
         # deepest errors, which name the actual key or value.
         leaves = _leaf_errors(err)
         for leaf in leaves:
-            ptr = pointer(leaf.absolute_path)
+            ptr = pointer([*leaf.absolute_path, *_unexpected_key(leaf)])
             found.append(src.problem(ptr, f"schema: {_schema_message(leaf)}"))
     return sorted(set(found))
+
+
+def _unexpected_key(error: jsonschema.ValidationError) -> list[str]:
+    """The first key ``additionalProperties`` refuses, so the problem is at its line."""
+    if error.validator != "additionalProperties" or not isinstance(error.instance, dict):
+        return []
+    schema = error.schema
+    known = schema.get("properties", {}) if isinstance(schema, dict) else {}
+    extra = [key for key in error.instance if key not in known]
+    return [extra[0]] if extra and isinstance(extra[0], str) else []
 
 
 def _schema_message(error: jsonschema.ValidationError) -> str:
@@ -85,6 +111,10 @@ def _schema_message(error: jsonschema.ValidationError) -> str:
             f"{json_words(repr(error.instance))} holds a line break: none is allowed here, "
             "not even a final one"
         )
+    if error.validator == "pattern" and error.validator_value == "\\S":
+        return "a blank title: it says in one line what the case shows"
+    if error.validator == "maxLength" and isinstance(error.instance, str):
+        return f"{len(error.instance):,} characters: at most {error.validator_value}"
     return json_words(error.message)
 
 
@@ -536,12 +566,16 @@ def _decision_problems(
 ) -> list[Problem]:
     """Each case's ``decisions``: open questions of the register, in order, none forgotten."""
     problems = []
+    hinted = 0
     for i, case in enumerate(src.data["cases"]):
         listed = list(case.get("decisions", []))
         at: list[str | int] = ["cases", i, "decisions"] if "decisions" in case else ["cases", i]
         for j, oq in enumerate(listed):
             if oq not in register:
-                close = difflib.get_close_matches(oq, list(register), n=1)
+                close = []
+                if hinted <= MAX_PROBLEMS:  # past the problems reported, a search is wasted
+                    hinted += 1
+                    close = difflib.get_close_matches(oq, list(register), n=1)
                 hint = f"; did you mean {close[0]}?" if close else ""
                 message = f"unknown open question {oq} (not in spec/open-questions.md){hint}"
                 problems.append(src.problem(pointer([*at, j]), message))
@@ -584,6 +618,12 @@ def _record_cases(
     problems = []
     for i, case in enumerate(src.data["cases"]):
         where = src.problem(pointer(["cases", i, "id"]), "")
+        if case["id"].startswith(FRESH_PREFIX):
+            message = (
+                f"case ID {case['id']!r}: the prefix {FRESH_PREFIX!r} is kept for the fresh "
+                "cases certify makes (spec/fixtures.md)"
+            )
+            problems.append(Problem(where.file, where.line, where.pointer, message))
         if case["id"] in first_seen:
             first = first_seen[case["id"]]
             problems.append(
@@ -645,6 +685,7 @@ def lint(
     register = spec_open_questions() if register is None else register
     report = LintReport(coverage={r: [] for r in rules})
     first_seen: dict[str, Problem] = {}
+    stopped: Problem | None = None
     for path in files:
         src = read(path)
         problems = _reading_problems(src)
@@ -660,7 +701,20 @@ def lint(
             if not checker.problems:
                 report.sources.append(src)
         report.problems.extend(_capped(src, problems))
-    if require_coverage:
+        report.checked += 1
+        if len(report.problems) >= MAX_RUN_PROBLEMS:
+            stopped = Problem(
+                src.name,
+                0,
+                "",
+                f"too many problems in all (over {MAX_RUN_PROBLEMS:,}): "
+                "no file after this one was checked",
+            )
+            break
+    if require_coverage and stopped is None:
         report.problems.extend(_uncovered(rules, report.coverage))
     report.problems.sort(key=lambda p: (p.file, p.line, p.pointer, p.message))
+    if stopped is not None:  # last, where a reader of a long list looks
+        report.problems.append(stopped)
+        report.stopped = True
     return report

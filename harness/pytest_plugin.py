@@ -34,6 +34,7 @@ from .process import DEFAULT_MEMORY, check_memory, check_seconds
 from .report import report_model, rerun_command
 from .runner import CaseResult, Status, run_case
 from .sandbox import IN_PROCESS_REFUSAL, Sandbox
+from .text import printable
 
 _STATE = pytest.StashKey["_Session"]()
 
@@ -289,22 +290,24 @@ class CaseItem(pytest.Item):
             failure = excinfo.value
             outcome = failure.outcome
             lines = [
-                f"{self.case.id}: {self.case.title}",
+                f"{self.case.id}: {printable(self.case.title)}",
                 f"rules: {', '.join(self.case.rules)}; counted under {outcome.result.rule}",
                 f"fixture: {self.case.file}:{self.case.line}",
             ]
             if failure.why:
                 lines.append(failure.why)
             if outcome.verdict is Verdict.XPASSED:
-                lines.append(f"listed as an expected failure ({outcome.reason}) but it passes")
+                lines.append(
+                    f"listed as an expected failure ({printable(outcome.reason)}) but it passes"
+                )
             if outcome.result.message:
                 lines.append(f"{outcome.verdict.value}: {outcome.result.message}")
             if outcome.verdict is Verdict.CHANGED:
                 lines.append(
-                    f"listed as an expected failure ({outcome.reason}) but it fails in another "
-                    f"way now ({outcome.result.status.value})"
+                    f"listed as an expected failure ({printable(outcome.reason)}) but it fails in "
+                    f"another way now ({outcome.result.status.value})"
                 )
-            lines.extend(f"  {d.text}" for d in outcome.result.differences)
+            lines.extend(f"  {printable(d.text)}" for d in outcome.result.differences)
             lines.append(f"rerun: {rerun_command(_engine_args(self.config), self.case.id)}")
             return "\n".join(lines)
         if isinstance(excinfo.value, FiveUpError):

@@ -441,19 +441,19 @@ def _case_lines(o: Outcome, engine_args: list[str], tally: TallyWriter | None = 
     out = [
         "",
         f"{o.verdict.value.upper()}: {case.id}  {_place(case.file, case.line)}",
-        f"  {case.title}",
+        f"  {printable(case.title)}",
         f"  rules: {', '.join(case.rules)}; counted under {o.result.rule}",
         *_rule_line(o.result.rule),
     ]
     if o.verdict is Verdict.XPASSED:
         out.append(
-            f"  listed as an expected failure ({o.reason}) but it passes now: "
+            f"  listed as an expected failure ({printable(o.reason)}) but it passes now: "
             "remove it from the list"
         )
     if o.verdict is Verdict.CHANGED:
         out.append(
-            f"  listed as an expected failure ({o.reason}) but it fails in another way now "
-            f"({o.result.status.value}): write the baseline again"
+            f"  listed as an expected failure ({printable(o.reason)}) but it fails in another "
+            f"way now ({o.result.status.value}): write the baseline again"
         )
     if o.result.message and not o.result.differences:
         out += [f"  {line}" for line in o.result.message.splitlines()]  # an engine's stderr too
@@ -503,8 +503,8 @@ def known_reason(o: Outcome) -> str:
     now = result.differences[0].text if result.differences else result.message
     first = now.splitlines()[0] if now.strip() else ""  # as the baseline writes it
     if not first or first in o.reason:
-        return o.reason
-    return f"{o.reason} (now: {cut(printable(first), 300)})"
+        return printable(o.reason)
+    return f"{printable(o.reason)} (now: {cut(printable(first), 300)})"
 
 
 def _declined(model: ReportModel) -> list[str]:
@@ -512,7 +512,10 @@ def _declined(model: ReportModel) -> list[str]:
     if not declined and not failing:
         return []
     reasons = Counter(o.result.message for o in declined)
-    out = ["", *(f"unsupported ({n}): {reason}" for reason, n in sorted(reasons.items()))]
+    out = [
+        "",
+        *(f"unsupported ({n}): {printable(reason)}" for reason, n in sorted(reasons.items())),
+    ]
     if failing:
         ids = ", ".join(o.result.case.id for o in failing[:5])
         more = f" and {len(failing) - 5} more" if len(failing) > 5 else ""

@@ -35,10 +35,12 @@ from .text import printable, printable_lines, quoted
 __all__ = [
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
+    "MAX_ITEMS",
     "MAX_KEY_CHARS",
     "MAX_MESSAGE_CHARS",
     "MAX_NUMBER_CHARS",
     "MAX_PROBLEMS",
+    "MAX_RUN_PROBLEMS",
     "MAX_TEXT_CHARS",
     "MAX_VALUES",
     "TOO_MANY_PROBLEMS",
@@ -55,6 +57,13 @@ __all__ = [
 
 MAX_FILE_BYTES: Final = 1 << 20
 """The largest fixture file read: 1 MiB (the biggest bundled file is 50 KB)."""
+MAX_ITEMS: Final = 2_000
+"""Items of one list or mapping inside a case (the bundled corpus has 70 at most): a schema
+problem under a ``oneOf`` is described by jsonschema with an error per item and branch, which a
+list of tens of thousands of items makes hundreds of megabytes of. The file's mapping and the
+lists and mappings it holds (``cases``, a baseline's entries) are bounded by the values alone."""
+_UNCOUNTED_DEPTH: Final = 2
+"""The depth down to which :data:`MAX_ITEMS` does not apply: the file's mapping, and ``cases``."""
 MAX_DEPTH: Final = 32
 """How many lists and mappings may hold one another (the bundled corpus needs 9)."""
 MAX_VALUES: Final = 50_000
@@ -70,6 +79,9 @@ MAX_MESSAGE_CHARS: Final = 500
 """A problem's message is clipped to this length (a schema message quotes the value)."""
 MAX_PROBLEMS: Final = 100
 """The problems reported of one file; a file with more says that the rest were left out."""
+MAX_RUN_PROBLEMS: Final = 1_000
+"""The problems after which a run checks no further file (a folder of thousands of broken files
+is not read to its end, nor reported in full)."""
 
 
 TOO_MANY_PROBLEMS: Final = (
@@ -471,6 +483,16 @@ class _Composer:
         return _Refused(_line(event), self._path(), message)
 
     def _event(self, event: yaml.Event) -> None:
+        if self.stack and not isinstance(event, yaml.CollectionEndEvent):
+            top = self.stack[-1]
+            if (
+                len(top.value) >= MAX_ITEMS
+                and top.depth > _UNCOUNTED_DEPTH
+                and (isinstance(top.value, list) or top.key is _NO_KEY)
+            ):
+                raise self._refuse(
+                    event, f"too many items: more than {MAX_ITEMS:,} in one list or mapping"
+                )
         if isinstance(event, yaml.ScalarEvent):
             self._add(self._scalar(event))
         elif isinstance(event, yaml.AliasEvent):
@@ -568,7 +590,9 @@ class _Composer:
             raise self._refuse(event, f"alias *{name} nests values more than {MAX_DEPTH} deep")
         self._count(event, found.size, found.chars)
         line = _line(event)
-        return _Done(found.value, found.where, line, found.size, found.height, None, found.chars)
+        # a problem anywhere in the value is the problem of where the alias uses it
+        where = line if isinstance(found.where, int) else _Where(line, [])
+        return _Done(found.value, where, line, found.size, found.height, None, found.chars)
 
     def _open(self, event: yaml.CollectionStartEvent) -> None:
         self._check_node(event)

@@ -278,7 +278,7 @@ def test_list_and_show_escape_what_a_title_or_description_may_hold_unprintable(
     path.write_text(
         'cases:\n  - id: t.scoring.bidi\n    title: "pay \u202e51 tiderc\u202c now"\n'
         '    description: "first\\u2066 line\\nsecond \u200b line"\n    rules: [SCR-2]\n'
-        "    provenance: {source: derived, note: test}\n    level: scoring\n"
+        '    provenance: {source: derived, note: "te\u202est"}\n    level: scoring\n'
         "    given: {function: credit, input: 15}\n    expect: {value: 15}\n",
         encoding="utf-8",
     )
@@ -288,6 +288,7 @@ def test_list_and_show_escape_what_a_title_or_description_may_hold_unprintable(
         assert "pay \\u202e51 tiderc\\u202c now" in out, out
         assert all(line.isprintable() for line in out.splitlines()), out
     assert "  first\\u2066 line\n  second \\u200b line\n" in out, out
+    assert "note: te\\u202est" in out, out  # PyYAML writes U+202E as it is
 
 
 @pytest.mark.parametrize("command", ["certify", "list", "mutants"])

@@ -98,6 +98,8 @@ def test_a_baseline_with_statuses_fresh_cases_and_a_seed(tmp_path: Path) -> None
         ("fresh_seed: -1\n", "fresh_seed must be a whole number"),
         ("fresh_seed: 1\nfresh.layout.s2-0: r\n", "fresh cases of more than one seed"),
         ("fresh.chess.s2-0: r\n", "no case 'fresh.chess.s2-0'"),
+        # a seed --seed refuses is refused here, not printed in a rerun command
+        ("fresh.layout.s9999999999999999999-0: r\n", "a fresh case's seed is at most 2**63-1"),
         # keys YAML reads as null, a boolean or a number, named as YAML writes them
         ("~: r\n", ":1: no case null in the corpus"),
         ("True: r\n", ":1: no case true in the corpus"),

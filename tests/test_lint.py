@@ -14,6 +14,7 @@ import pytest
 from fiveup.cli import main
 from fiveup.harness.corpus import bundled_fixture_dir, fixture_files, load_corpus
 from fiveup.harness.lint import lint, rounded_penalty
+from fiveup.harness.sources import MAX_PROBLEMS
 from fiveup.harness.spec_index import (
     CONVENTIONS,
     Retired,
@@ -120,7 +121,7 @@ BROKEN: list[tuple[str, str, int, str]] = [
     (
         "unknown-key",
         GOOD_SCORING.replace("    title:", "    colour: blue\n    title:"),
-        2,
+        3,  # the line of the key refused, not of the case that holds it
         '"colour" was unexpected',
     ),
     # the values a schema message names are written as in the file, not as Python's repr
@@ -285,6 +286,40 @@ BROKEN: list[tuple[str, str, int, str]] = [
         "3 scores for 2 sides",
     ),
     ("bad-action", round_case(actions='["0 jump [0|0]"]'), 14, "does not match"),
+    # a seat past int()'s 4,300 digits is a notation problem, not a ValueError's traceback
+    (
+        "seat-of-5000-digits",
+        round_case(actions='["' + "9" * 5000 + ' draw"]'),
+        14,
+        "a seat of 5,000 digits; at most 18",
+    ),
+    (
+        "zero-padded-seat-of-5000-digits",
+        round_case(actions='["' + "0" * 5000 + '1 draw"]'),
+        14,
+        "a seat of 5,001 digits",
+    ),
+    # a title is one line, says something and is short; an ID is short and never fresh.*
+    (
+        "title-with-line-break",
+        GOOD_SCORING.replace("a sum of 15 credits 15", '"a\\nsum"'),
+        3,
+        "line break",
+    ),
+    ("blank-title", GOOD_SCORING.replace("a sum of 15 credits 15", '"   "'), 3, "a blank title"),
+    (
+        "long-title",
+        GOOD_SCORING.replace("a sum of 15 credits 15", "x" * 400),
+        3,
+        "400 characters: at most 300",
+    ),
+    ("long-id", GOOD_SCORING.replace("credit-15", "c" * 200), 2, "210 characters: at most 120"),
+    (
+        "fresh-id",
+        GOOD_SCORING.replace("t.scoring.credit-15", "fresh.scoring.s1-0"),
+        2,
+        "the prefix 'fresh.' is kept for the fresh cases certify makes",
+    ),
 ]
 
 
@@ -618,3 +653,54 @@ def test_a_valid_file_is_linted_without_jsonschema_which_only_describes_problems
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     problems, cases, imported = done.stdout.split()
     assert (problems, imported) == ("0", "False") and int(cases) > 40, done.stdout
+
+
+def test_unknown_decisions_past_the_reported_problems_are_not_searched_for_a_hint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import difflib
+
+    searched: list[str] = []
+    close_matches = difflib.get_close_matches
+
+    def counted(word: str, possibilities: list[str], n: int = 3) -> list[str]:
+        searched.append(word)
+        return close_matches(word, possibilities, n=n)
+
+    monkeypatch.setattr(difflib, "get_close_matches", counted)
+    unknown = ", ".join(f"OQ-{n}" for n in range(1000, 2900))
+    code, out = validate(
+        tmp_path, GOOD_SCORING.replace("[SCR-2]\n", f"[SCR-2]\n    decisions: [{unknown}]\n")
+    )
+    assert code == 2 and "too many problems" in out, out
+    assert 100 <= len(searched) <= MAX_PROBLEMS + 1, len(searched)
+
+
+def test_a_run_stops_after_a_thousand_problems_and_says_where(tmp_path: Path) -> None:
+    broken = GOOD_SCORING.replace("[SCR-2]", "[ZZZ-1]")
+    for n in range(40):
+        many = "cases:\n" + "".join(
+            broken.split("\n", 1)[1].replace("credit-15", f"c{n}-{i}") for i in range(60)
+        )
+        (tmp_path / f"f{n:02}.yaml").write_text(many)
+    out = io.StringIO()
+    code = main(["validate", str(tmp_path)], stdout=out, stderr=out)
+    lines = out.getvalue().splitlines()
+    assert code == 2
+    assert lines[-2].endswith(
+        "f16.yaml: too many problems in all (over 1,000): no file after this one was checked"
+    ), lines[-2]
+    assert "in 17 of 40 files checked" in lines[-1], lines[-1]
+    assert not any("f17.yaml" in line for line in lines)
+
+
+def test_a_problem_inside_an_aliased_value_is_at_the_line_of_the_alias(tmp_path: Path) -> None:
+    text = GOOD_SCORING.replace("given: {", "given: &g {") + GOOD_SCORING.split("\n", 1)[1].replace(
+        "credit-15", "credit-16"
+    ).replace("level: scoring", "level: layout").replace(
+        "given: {function: credit, input: 15}", "given: *g"
+    )
+    code, out = validate(tmp_path, text)
+    assert code == 2
+    assert "case.yaml:14: /cases/1/given: schema: " in out, out
+    assert "case.yaml:6:" not in out, out

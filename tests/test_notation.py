@@ -228,3 +228,25 @@ def test_integer_forms_are_kept_by_copies_and_left_out_of_equality_and_text(
     assert "key" not in repr(action.placement)
     assert hash(Action.parse(action.text)) == hash(action)
     assert Action.__match_args__ == ("seat", "verb", "placement")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "9" * 4301 + " draw",  # past int()'s 4,300 digits: a ValueError, not a NotationError
+        "0" * 5000 + "1 pass",
+        "1 play [" + "1" * 100_000 + "|2]",
+        "x" * 100_000,
+        "1 " + "p" * 100_000,
+    ],
+)
+def test_a_text_too_long_to_be_an_action_is_a_notation_error_quoting_a_short_part(
+    text: str,
+) -> None:
+    with pytest.raises(NotationError) as refused:
+        Action.parse(text)
+    assert len(str(refused.value)) < 300, len(str(refused.value))
+
+
+def test_a_seat_of_up_to_eighteen_digits_is_read() -> None:
+    assert Action.parse("9" * 18 + " draw").seat == int("9" * 18)

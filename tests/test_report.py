@@ -505,3 +505,27 @@ def test_an_engines_text_in_a_difference_reaches_no_report_raw() -> None:
     ET.fromstring(junit.split("\n", 1)[1].encode())  # XML takes no NUL nor lone surrogate
     written = baseline_text(run)
     assert all(line.isprintable() for line in written.splitlines())
+
+
+def test_fiveup_harness_report_a_title_and_a_reason_from_files_cannot_forge_report_lines(
+    tmp_path: Path,
+) -> None:
+    fixture = tmp_path / "case.yaml"
+    fixture.write_text(
+        "cases:\n"
+        "  - id: t.scoring.credit-15\n"
+        '    title: "credits\\u202e51 stiderc"\n'
+        "    rules: [SCR-2]\n"
+        "    provenance: {source: derived, note: test}\n"
+        "    level: scoring\n"
+        "    given: {function: credit, input: 15}\n"
+        "    expect: {value: 16}\n"
+    )
+    baseline = tmp_path / "known.yaml"
+    baseline.write_text('t.scoring.credit-15: "line1\\nFORGED: all passed \\u202e"\n')
+    code, text = _certify(["--fixtures", str(fixture), "--expected-failures", str(baseline)])
+    assert code == 0, text
+    assert "\u202e" not in text and "\nFORGED" not in text, text
+    assert "t.scoring.credit-15: line1\\nFORGED: all passed \\u202e (now: " in text, text
+    code, text = _certify(["--fixtures", str(fixture)])
+    assert code == 1 and "  credits\\u202e51 stiderc\n" in text, text

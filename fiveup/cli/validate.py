@@ -71,6 +71,7 @@ def _json(report: LintReport, files: int, out: TextIO) -> None:
     data = {
         "ok": not report.problems,
         "files": files,
+        "checked": report.checked,
         "cases": report.case_count,
         "problems": [p.to_json() for p in report.problems],
         "coverage": {
@@ -94,7 +95,8 @@ def _text(report: LintReport, files: int, coverage: bool, out: TextIO) -> None:
             out.write(f"{r.id:<7} {len(ids):>5}  {mark}\n")
     checkable, covered, percent = _coverage(report)
     status = f"{len(report.problems)} problem(s)" if report.problems else "ok"
+    where = f"{report.checked} of {files} files checked" if report.stopped else f"{files} files"
     out.write(
-        f"{status}: {report.case_count} cases in {files} files; "
+        f"{status}: {report.case_count} cases in {where}; "
         f"{len(covered)}/{len(checkable)} checkable rules covered ({percent:.0f}%)\n"
     )

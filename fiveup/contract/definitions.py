@@ -13,7 +13,15 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
-__all__ = ["common_schema", "definition", "pattern", "read_schema"]
+__all__ = ["clip", "common_schema", "definition", "pattern", "read_schema"]
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` shortened to ``limit`` characters, ``...`` marking the cut.
+
+    The one way the suite shortens a text from the other side (a message, a reply, a problem).
+    """
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 @cache

@@ -27,7 +27,7 @@ from functools import cache
 
 from fiveup.errors import NotationError
 
-from .definitions import pattern
+from .definitions import clip, pattern
 
 __all__ = [
     "ALL_TILES",
@@ -36,6 +36,7 @@ __all__ = [
     "END_SLOTS",
     "KEY_STRIDE",
     "MAX_PIPS",
+    "MAX_SEAT_DIGITS",
     "N_TILE_CODES",
     "PASS_CODE",
     "SLOT_COUNT",
@@ -160,7 +161,7 @@ class Tile:
         if found is not None:
             return found
         if _TILE_RE.fullmatch(text) is None:
-            raise NotationError(f"not a tile: {text!r} (expected a form like [1|4])")
+            raise NotationError(f"not a tile: {_shown(text)} (expected a form like [1|4])")
         return Tile.of(int(text[1]), int(text[3]))
 
     @property
@@ -214,6 +215,16 @@ _TILE_TEXTS: dict[str, Tile] = {
 }
 _ACTION_TEXTS: dict[str, Action] = {}
 _CACHE_LIMIT = 1 << 16
+MAX_SEAT_DIGITS = 18
+"""The most digits an action's seat is read with: no seat has more, and ``int()`` refuses text
+of over 4,300 digits with a ``ValueError`` rather than a notation error."""
+_SHOWN = 60
+"""The most characters of a text a notation error quotes."""
+
+
+def _shown(text: str) -> str:
+    """How an error quotes a text it could not read: ``repr`` of it, clipped."""
+    return repr(clip(text, _SHOWN))
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -240,18 +251,18 @@ class Point:
         tile_text, sep, slot_text = text.partition(":")
         if not sep:
             raise NotationError(
-                f"not a connection point: {text!r} (expected a form like [1|1]:line-b)"
+                f"not a connection point: {_shown(text)} (expected a form like [1|1]:line-b)"
             )
         try:
             slot = Slot(slot_text)
         except ValueError:
             names = ", ".join(s.value for s in Slot)
             raise NotationError(
-                f"unknown slot {slot_text!r} in {text!r} (one of {names})"
+                f"unknown slot {_shown(slot_text)} in {_shown(text)} (one of {names})"
             ) from None
         tile = Tile.parse(tile_text)
         if _POINT_RE.fullmatch(text) is None:
-            raise NotationError(f"not a connection point: {text!r}")
+            raise NotationError(f"not a connection point: {_shown(text)}")
         return Point(tile, slot)
 
     @property
@@ -295,7 +306,8 @@ class Placement:
         target = Point.parse(point_text) if sep else None
         if _PLACEMENT_RE.fullmatch(text) is None:
             raise NotationError(
-                f"not a placement: {text!r} (expected a form like [1|4] or [1|2]@[1|1]:line-b)"
+                f"not a placement: {_shown(text)} "
+                "(expected a form like [1|4] or [1|2]@[1|1]:line-b)"
             )
         return Placement(tile, target)
 
@@ -373,22 +385,27 @@ class Action:
         parts = text.split()
         if len(parts) < 2 or not (parts[0].isascii() and parts[0].isdigit()):
             raise NotationError(
-                f"not an action: {text!r} (expected '<seat> play <placement>', "
+                f"not an action: {_shown(text)} (expected '<seat> play <placement>', "
                 "'<seat> draw' or '<seat> pass')"
             )
         try:
             verb = Verb(parts[1])
         except ValueError:
             raise NotationError(
-                f"unknown verb {parts[1]!r} in {text!r} (play, draw or pass)"
+                f"unknown verb {_shown(parts[1])} in {_shown(text)} (play, draw or pass)"
             ) from None
         if verb is Verb.PLAY and len(parts) != 3:
-            raise NotationError(f"{text!r}: 'play' takes one placement")
+            raise NotationError(f"{_shown(text)}: 'play' takes one placement")
         if verb is not Verb.PLAY and len(parts) != 2:
-            raise NotationError(f"{text!r}: {verb.value!r} takes nothing after it")
+            raise NotationError(f"{_shown(text)}: {verb.value!r} takes nothing after it")
         placement = Placement.parse(parts[2]) if verb is Verb.PLAY else None
         if _ACTION_RE.fullmatch(text) is None:
-            raise NotationError(f"not an action: {text!r} (single spaces between its words)")
+            raise NotationError(f"not an action: {_shown(text)} (single spaces between its words)")
+        if len(parts[0]) > MAX_SEAT_DIGITS:  # int() of over 4,300 digits raises ValueError
+            raise NotationError(
+                f"not an action: {_shown(text)} (a seat of {len(parts[0]):,} digits; "
+                f"at most {MAX_SEAT_DIGITS})"
+            )
         return Action(int(parts[0]), verb, placement)
 
     @property

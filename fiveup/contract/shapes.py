@@ -69,8 +69,8 @@ _KNOWN: Final = frozenset(
     {
         "$schema", "$id", "$defs", "title", "description", "examples", "$comment",
         "type", "properties", "required", "additionalProperties", "items", "prefixItems",
-        "minItems", "maxItems", "minimum", "maximum", "pattern", "minLength", "not", "oneOf",
-        "anyOf", "allOf", "if", "then", "else", "const", "enum", "$ref", "propertyNames",
+        "minItems", "maxItems", "minimum", "maximum", "pattern", "minLength", "maxLength", "not",
+        "oneOf", "anyOf", "allOf", "if", "then", "else", "const", "enum", "$ref", "propertyNames",
         "multipleOf", "uniqueItems", "minProperties", "maxProperties",
     }
 )  # fmt: skip
@@ -240,6 +240,8 @@ class _Compiler:
             lines.append(f"if not {pattern}.search(x): return False")
         if "minLength" in node:
             lines.append(f"if len(x) < {int(node['minLength'])}: return False")
+        if "maxLength" in node:
+            lines.append(f"if len(x) > {int(node['maxLength'])}: return False")
         return lines
 
     def combinator_lines(self, node: dict[str, Any], base: str, uri: str) -> list[str]:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from fiveup.errors import UsageError
 
-from .definitions import read_schema
+from .definitions import clip, read_schema
 from .engine import JSON
 
 if TYPE_CHECKING:
@@ -98,14 +98,6 @@ def given_validator(level: str) -> Validator:
     """The validator of the ``given`` of a run request of ``level`` (``run.json#/$defs/...``)."""
     run = _validator("run")
     return run.evolve(schema={"$ref": f"{protocol_schema('run')['$id']}#/$defs/{level}"})
-
-
-def clip(text: str, limit: int) -> str:
-    """``text`` shortened to ``limit`` characters, ``...`` marking the cut.
-
-    The one way the suite shortens a text from the other side (a message, a reply, a problem).
-    """
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 _PYTHON_LITERAL: Final = re.compile(

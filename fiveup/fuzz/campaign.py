@@ -55,7 +55,7 @@ from fiveup.harness.corpus import Case
 from fiveup.harness.engines import TimedEngine
 from fiveup.harness.files import write_whole
 from fiveup.harness.levels import LEVELS, Claims, LevelSpec, optional_feature
-from fiveup.harness.lint import implied_decisions
+from fiveup.harness.lint import FRESH_PREFIX, implied_decisions
 from fiveup.harness.runner import CaseResult, Status, run_case
 from fiveup.harness.text import quoted
 from fiveup.reference.engine import ReferenceEngine
@@ -242,7 +242,7 @@ def fresh_cases(
             cases.append(
                 dataclasses.replace(
                     fresh,
-                    id=f"fresh.{level.value}.s{seed}-{index}",
+                    id=f"{FRESH_PREFIX}{level.value}.s{seed}-{index}",
                     title=f"Fresh case {index} of seed {seed} ({level.value})",
                     file="(fresh)",
                 )
