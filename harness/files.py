@@ -9,7 +9,9 @@ name is replaced, not followed.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -17,13 +19,26 @@ __all__ = ["write_whole"]
 
 
 def write_whole(target: Path, data: str | bytes) -> None:
-    """Write ``data`` (text as UTF-8) to ``target`` through a temporary file and a rename."""
+    """Write ``data`` (text as UTF-8) to ``target`` through a temporary file and a rename.
+
+    A file written again keeps its permissions and, where the process may, its owner (a
+    private report stays private); a symbolic link is replaced, as the module says.
+    """
     directory = target.parent if str(target.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data.encode("utf-8") if isinstance(data, str) else data)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; an output is an ordinary file
+        try:
+            before = os.stat(target, follow_symlinks=False)
+        except FileNotFoundError:  # mkstemp makes 0600; a new output is an ordinary file
+            os.chmod(tmp, 0o666 & ~_umask())
+        else:
+            kept = before.st_mode if stat.S_ISREG(before.st_mode) else 0o666 & ~_umask()
+            os.chmod(tmp, stat.S_IMODE(kept))
+            if before.st_uid != os.geteuid() or before.st_gid != os.getegid():
+                with contextlib.suppress(OSError):  # only root may give a file away
+                    os.chown(tmp, before.st_uid, before.st_gid)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -67,7 +67,7 @@ class WholeNumber:
 
 @dataclass(frozen=True, slots=True)
 class Seconds:
-    """An option's type: a time limit, more than 0 and at most ``high`` seconds."""
+    """An option's type: a time limit, 0.05 s (MIN_TIMEOUT) to ``high`` seconds."""
 
     high: float = MAX_TIMEOUT
 

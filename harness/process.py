@@ -66,6 +66,7 @@ __all__ = [
     "MAX_MEMORY",
     "MAX_TIMEOUT",
     "MIN_MEMORY",
+    "MIN_TIMEOUT",
     "SCHEMA_NAMES",
     "Failure",
     "ProcessEngine",
@@ -82,18 +83,23 @@ __all__ = [
 
 MAX_TIMEOUT: Final = 3600.0
 """The longest time limit an engine call may be given, in seconds."""
+MIN_TIMEOUT: Final = 0.05
+"""The shortest time limit taken, in seconds: a limit no engine can meet (``1e-300``) would fail
+the reference itself, and the report would blame the engine for the caller's mistake."""
 _EXIT_GRACE = 0.5
 """How long an engine that closed its stdout may take to exit before it is killed."""
 
 
 def check_seconds(value: float, name: str = "timeout", most: float = MAX_TIMEOUT) -> float:
-    """``value``, when it is a time limit a clock can keep: more than 0 and at most ``most``.
+    """``value``, when it is a time limit a clock can keep: :data:`MIN_TIMEOUT` to ``most``.
 
     Else UsageError naming ``name``. NaN and infinity are refused here: they pass or fail a
     comparison quietly and then break a timer deep inside a call, where the engine would be
     blamed for the caller's mistake.
     """
-    if isinstance(value, bool) or not (isinstance(value, int | float) and 0 < value <= most):
+    if isinstance(value, bool) or not (
+        isinstance(value, int | float) and MIN_TIMEOUT <= value <= most
+    ):
         said = f"{name} {value!r}" if name else repr(value)
         raise UsageError(f"{said} is out of range: {seconds_range(most)}")
     return float(value)
@@ -101,7 +107,7 @@ def check_seconds(value: float, name: str = "timeout", most: float = MAX_TIMEOUT
 
 def seconds_range(most: float = MAX_TIMEOUT) -> str:
     """What :func:`check_seconds` takes, as its messages say it."""
-    return f"more than 0 and at most {most:g} seconds"
+    return f"at least {MIN_TIMEOUT:g} and at most {most:g} seconds"
 
 
 def _default_memory() -> int:

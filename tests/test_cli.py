@@ -144,7 +144,7 @@ def test_an_engine_that_cannot_start_is_said_once_with_exit_1() -> None:
         (["certify", "--case", "no.such.case"], "--case no.such.case: no such case in the corpus"),
         (["certify", "-k", "(unclosed"], "is never closed"),
         (["certify", "-k", "zzzz-nothing"], "no case matches"),
-        (["certify", "--timeout", "0"], "--timeout: 0 is out of range: more than 0"),
+        (["certify", "--timeout", "0"], "--timeout: 0 is out of range: at least 0.05"),
         (["certify", "--format", "pdf"], "invalid choice: 'pdf'"),
         (["certify", "--engine", "reference", "--engine-cmd", "x"], "not allowed with argument"),
         (["certify", "--fixtures", "/no/such/dir"], "no such file or folder"),
@@ -433,6 +433,62 @@ def test_an_output_that_cannot_be_written_is_named_in_one_line(words: list[str])
     with open("/dev/full", "w") as full:
         mute = subprocess.run(fiveup, stdout=full, stderr=full, check=False)
     assert mute.returncode == 2  # stderr full too: no traceback to write, and the same code
+
+
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        ("tally 5", "fiveup tally: error: writing the output: stdout is closed\n"),
+        ("list --fixtures /no/such", "fiveup list: error: --fixtures /no/such: no such file"),
+    ],
+    ids=["output", "usage-error"],
+)
+def test_a_command_started_without_stdout_says_so_in_one_line_and_exits_2(
+    words: str, said: str
+) -> None:
+    # started with fd 1 closed, Python sets sys.stdout to None
+    done = subprocess.run(
+        ["sh", "-c", f'exec "$0" -m fiveup {words} >&-', sys.executable],
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(said), done.stderr
+
+
+def test_an_error_that_stderr_cannot_take_still_exits_2() -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "fiveup", "certify", "--case", "no.such.case"],
+            stdout=subprocess.DEVNULL,
+            stderr=full,
+            check=False,
+        )
+    assert done.returncode == 2
+
+
+def test_an_output_encoding_that_cannot_write_a_character_is_named_not_a_traceback() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fiveup",
+            "render",
+            "rule.layout.lay-1.matching-half-accepted",
+            "--lang",
+            "fi",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        "fiveup render: error: the output's encoding ascii cannot write '\\xe4': "
+        "set PYTHONIOENCODING=utf-8, or write to a file\n"
+    )
 
 
 def test_an_interrupt_is_one_line_and_exit_130_not_a_traceback(

@@ -37,6 +37,24 @@ def test_write_whole_makes_an_ordinary_file_under_the_umask(tmp_path: Path) -> N
     assert stat.S_IMODE((tmp_path / "out").stat().st_mode) == 0o640
 
 
+def test_write_whole_keeps_the_permissions_of_a_file_it_writes_again(tmp_path: Path) -> None:
+    private = tmp_path / "report.json"
+    private.write_text("old", encoding="utf-8")
+    private.chmod(0o600)
+    shared = tmp_path / "badge.json"
+    shared.write_text("old", encoding="utf-8")
+    shared.chmod(0o664)
+    old = os.umask(0o022)
+    try:
+        write_whole(private, "new")
+        write_whole(shared, "new")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(private.stat().st_mode) == 0o600  # not 0o644: a private report stays so
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o664
+    assert private.read_text(encoding="utf-8") == "new"
+
+
 def test_write_whole_leaves_nothing_when_the_rename_fails(tmp_path: Path) -> None:
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "inside").write_text("a folder is not replaced", encoding="utf-8")

@@ -715,12 +715,11 @@ def test_a_hanging_candidate_is_cut_off_beside_a_timed_baseline() -> None:
     assert all("did not answer within 0.05 s" in d.result.message for d in tally.divergences)
 
 
-def test_a_limit_too_short_for_any_answer_stops_the_campaign_at_the_handshake() -> None:
-    from fiveup.errors import EngineError
+def test_a_limit_too_short_for_any_answer_is_refused_before_the_campaign() -> None:
     from fiveup.harness.engines import TimedEngine
 
-    with pytest.raises(EngineError, match="did not answer within 1e-05 s"):
-        run_campaign(ReferenceEngine(), TimedEngine(_Hanging(), 1e-5), 1, range(3))
+    with pytest.raises(UsageError, match=r"out of range: at least 0\.05 and at most"):
+        TimedEngine(_Hanging(), 1e-5)  # the reference itself would fail every case
 
 
 class _CreditOnly(ReferenceEngine):

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import importlib
+import io
 import signal
 import sys
 import threading
@@ -206,7 +208,11 @@ def main(
     stdin: TextIO | None = None,
 ) -> int:
     """Run the command line; returns the exit code."""
-    streams = Streams(stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
+    streams = Streams(
+        stdin or sys.stdin or _Closed("stdin"),
+        stdout or sys.stdout or _Closed("stdout"),
+        stderr or sys.stderr or _Closed("stderr"),
+    )
     words = list(sys.argv[1:] if argv is None else argv)
     name = next((w for w in words if w in {c.NAME for c in COMMANDS}), None)
     prefix = f"fiveup {name}" if name else "fiveup"
@@ -243,9 +249,16 @@ def _main(words: list[str], streams: Streams) -> int:
             streams.stderr.write(f"{prefix}: interrupted\n")
         return INTERRUPTED
     except FixtureError as exc:
-        streams.stderr.write(f"{prefix}: error: broken fixtures:\n{shown(str(exc))}\n")
+        _say(streams, f"{prefix}: error: broken fixtures:\n{shown(str(exc))}\n")
     except FiveUpError as exc:
-        streams.stderr.write(f"{prefix}: error: {shown(str(exc))}\n")
+        _say(streams, f"{prefix}: error: {shown(str(exc))}\n")
+    except UnicodeEncodeError as exc:  # PYTHONIOENCODING=ascii, say, and a Finnish word
+        unwritable = exc.object[exc.start : exc.start + 1]
+        _say(
+            streams,
+            f"{prefix}: error: the output's encoding {exc.encoding} cannot write "
+            f"{unwritable!a}: set PYTHONIOENCODING=utf-8, or write to a file\n",
+        )
     except OSError as exc:
         # An error with no file name is a write to a stream the caller gave (stdout to a full
         # disk, a closed terminal): say so rather than print an empty name.
@@ -253,6 +266,27 @@ def _main(words: list[str], streams: Streams) -> int:
         with contextlib.suppress(OSError):  # stderr itself may be full: the code is left
             streams.stderr.write(f"{prefix}: error: {shown(f'{where}: {exc.strerror or exc}')}\n")
     return 2
+
+
+def _say(streams: Streams, text: str) -> None:
+    """Write an error on stderr; one that cannot be written (a full disk) leaves the code 2."""
+    with contextlib.suppress(OSError):
+        streams.stderr.write(text)
+
+
+class _Closed(io.StringIO):
+    """A standard stream the process was started without (``fiveup list >&-``).
+
+    Python sets ``sys.stdout`` to None then; writing to it is the error a closed stream gives,
+    which is reported with exit code 2 like a full disk, instead of an AttributeError.
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, f"{self.name} is closed")
 
 
 INTERRUPTED = 130
