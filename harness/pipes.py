@@ -152,6 +152,7 @@ class _Stat:
     start: int
     """Start time in clock ticks since boot: a later process has a larger one."""
     zombie: bool
+    """Ended and not yet reaped: every thread of the process, its first thread included."""
     stopped: bool = False
     """Stopped by a signal (SIGSTOP, SIGTSTP...) or by a tracer: state ``T`` or ``t``."""
 
@@ -168,7 +169,9 @@ def _stat(pid: int) -> _Stat | None:
             int(fields[1]),
             int(fields[3]),
             int(fields[19]),
-            fields[0] in (b"Z", b"X"),
+            # The state is the first thread's: one that ended by pthread_exit leaves a zombie
+            # leader while the other threads run on. Dead only once no other thread is left.
+            fields[0] in (b"Z", b"X") and int(fields[17]) <= 1,
             fields[0] in (b"T", b"t"),
         )
     except (IndexError, ValueError):

@@ -156,6 +156,7 @@ ENGINES = [
     Hostile("process_tree", CONFORMS, CONFORMS),
     Hostile("scrubbed_orphan", CONFORMS, CONFORMS),
     Hostile("forged_token", CONFORMS, CONFORMS),
+    Hostile("zombie_leader", CONFORMS, CONFORMS),
     Hostile("wrong_unless_boxed", Outcome(1, "1 difference(s)"), CONFORMS),
     Hostile("renamed_child", CONFORMS, CONFORMS),
     Hostile("crash_leaving_child", Outcome(1, "engine crashed"), Outcome(1, "engine crashed"), TWO),
@@ -232,11 +233,17 @@ def _left_behind(marker: str) -> list[str]:
             continue
         try:
             stat = (entry / "stat").read_bytes()
-            if stat[stat.rfind(b")") + 2 :].startswith(b"Z"):
+            fields = stat[stat.rfind(b")") + 2 :].split()
+            if fields[0] == b"Z" and int(fields[17]) <= 1:
                 continue  # dead; its parent reaps it
-            cmdline = (entry / "cmdline").read_bytes()
-            environ = (entry / "environ").read_bytes()
-        except OSError:
+            # A first thread that ended leaves the process's state Z and its cmdline empty
+            # while another runs on: read the command line and environment of that one.
+            where = entry
+            if fields[0] == b"Z":
+                where = next(t for t in (entry / "task").iterdir() if t.name != entry.name)
+            cmdline = (where / "cmdline").read_bytes()
+            environ = (where / "environ").read_bytes()
+        except (OSError, StopIteration):
             continue
         if needle in cmdline or needle in environ:
             words = cmdline.replace(b"\0", b" ").decode(errors="replace")
