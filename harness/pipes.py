@@ -30,7 +30,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +43,9 @@ __all__ = [
     "Tail",
     "Timeout",
     "become_subreaper",
+    "continue_stopped_children",
+    "descendants",
+    "kill_descendants",
     "tracks_descendants",
 ]
 
@@ -339,6 +342,53 @@ class Family:
             if not waiting:
                 return
             time.sleep(0.002)
+
+
+def continue_stopped_children() -> None:
+    """Send SIGCONT to each child of this process that a signal stopped.
+
+    A worker of ``fuzz --jobs`` is its engine's parent, so the engine can SIGSTOP it; the pool
+    would then wait for it for ever.
+    """
+    me = os.getpid()
+    for pid, stat in _table().items():
+        if stat.ppid == me and stat.stopped:
+            _signal(pid, signal.SIGCONT)
+
+
+def descendants() -> set[int]:
+    """The processes below this one now (empty where ``/proc`` does not tell)."""
+    if not tracks_descendants():
+        return set()
+    me = os.getpid()
+    return _descendants(_table(), [me]) - {me}
+
+
+def kill_descendants(spare: Collection[int] = ()) -> None:
+    """SIGKILL every process below this one but ``spare``, and reap those re-parented to it.
+
+    What is left when the workers of ``fuzz --jobs`` died before they could end their engines
+    (an engine that killed its parent, the worker): with this process their subreaper, the
+    engines' processes came to it, wherever they went. Linux only.
+    """
+    if not tracks_descendants():
+        return
+    me = os.getpid()
+    deadline = time.monotonic() + _KILL_SECONDS
+    while time.monotonic() < deadline:
+        table = _table()
+        below = _descendants(table, [me]) - {me} - set(spare)
+        alive = [pid for pid in below if not table[pid].zombie]
+        for pid in alive:
+            _signal(pid, signal.SIGSTOP)
+        for pid in alive:
+            _signal(pid, signal.SIGKILL)
+        for pid in below:
+            if table[pid].ppid == me:
+                _reap(pid)
+        if not below:
+            return
+        time.sleep(0.002)
 
 
 # --------------------------------------------------------------------------- the process

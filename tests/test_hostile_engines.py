@@ -124,6 +124,8 @@ ENGINES = [
     # lets it write there (as root it does), it wrote on its own output.
     Hostile("parent_stdout", CONFORMS, (NOT_JSON, CONFORMS), subprocess=True),
     Hostile("kill_parent", Outcome(128 + signal.SIGTERM), CONFORMS, subprocess=True),
+    # its parent under fuzz --jobs is a worker: test_fuzz_jobs_survives_an_engine_that_signals...
+    Hostile("signal_parent", Outcome(128 + signal.SIGTERM), CONFORMS, subprocess=True),
     Hostile("read_corpus", CONFORMS, Outcome(1, "no answers to copy")),
     Hostile("read_fixtures_arg", CONFORMS, Outcome(1, "no answers to copy"), args=("{fixtures}",)),
     Hostile("peek_report", CONFORMS, Outcome(1, "is out of sight"), args=("{report}",)),
@@ -365,6 +367,7 @@ SPECIAL = {
     "delayed_rewrite",
     "parent_stdout",
     "kill_parent",
+    "signal_parent",
     "peek_report",
     "phone_home",
     "unix_sockets",
@@ -646,3 +649,22 @@ def test_fuzz_with_sandbox_runs_the_engine_boxed_and_without_it_plain() -> None:
         runs[boxed] = (code, len(json.loads(out.getvalue())["divergences"]), err.getvalue())
     assert runs[True][:2] == (0, 0), runs[True]
     assert runs[False][0] == 1 and runs[False][1] > 0, runs[False]
+
+
+@pytest.mark.parametrize("signame", ["KILL", "TERM", "STOP"])
+def test_fuzz_jobs_survives_an_engine_that_signals_its_worker(signame: str) -> None:
+    marker = f"hostile-{uuid.uuid4().hex}"
+    engine = shlex.join([PYTHON, str(HOSTILE / "signal_parent.py"), marker, signame])
+    argv = ["-m", "fiveup", "fuzz", "--engine-cmd", engine, "--level", "scoring"]
+    argv += ["--rounds", "40", "--jobs", "2", "--timeout", "5"]
+    done = subprocess.run(
+        [PYTHON, *argv], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    if signame == "STOP":  # the stopped worker is continued: the campaign ends as it should
+        assert done.returncode == 0 and "40 cases" in done.stdout, done.stderr
+        assert "resource_tracker" not in done.stderr, done.stderr
+    else:
+        assert done.returncode == 2, done.stderr
+        assert "a worker of --jobs ended before its part of the campaign did" in done.stderr
+    _none_left(marker)

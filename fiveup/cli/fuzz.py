@@ -15,19 +15,27 @@ import multiprocessing
 import os
 import tempfile
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack, contextmanager
+from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import Any, Final, TextIO
 
 from fiveup.contract.engine import DEFAULT_ENGINE, Engine, Level
 from fiveup.contract.messages import decode, values_over
 from fiveup.contract.players import PLAYER_COUNTS
-from fiveup.errors import UsageError
+from fiveup.errors import EngineError, UsageError
 from fiveup.fuzz.campaign import KEEP_PER_KIND, Findings, Shard, run_campaign
 from fiveup.fuzz.cases import LEVEL_WEIGHTS
 from fiveup.fuzz.report import campaign_report, merge_reports, write_text
 from fiveup.harness.engines import close_engine, open_engine, start_now
+from fiveup.harness.pipes import (
+    become_subreaper,
+    continue_stopped_children,
+    descendants,
+    kill_descendants,
+)
 from fiveup.harness.regressions import REPORT_MAX_BYTES, REPORT_MAX_VALUES
 from fiveup.harness.sandbox import Sandbox
 from fiveup.harness.sources import read_bounded
@@ -239,15 +247,36 @@ def _campaign(args: argparse.Namespace, streams: Streams) -> Findings:
     parts = [indexes[j::jobs] for j in range(jobs)]
     context = multiprocessing.get_context("spawn")
     findings = Findings(args.seed)
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    become_subreaper()  # an engine outliving the worker it killed comes here, to be killed
+    resource_tracker.ensure_running()  # multiprocessing's own helper: spared below
+    spared = descendants()
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+    ended = False
+    try:
         futures = [
             pool.submit(_play, candidate, baseline, args.seed, part, args.players, args.out,
                         args.timeout, args.levels, _keep(args), _sandbox(args))
             for part in parts
         ]  # fmt: skip
         for future in futures:
+            while not future.done():
+                wait([future], timeout=_WATCH_SECONDS)
+                continue_stopped_children()  # a worker its engine stopped (SIGSTOP)
             findings.merge(future.result())
+        ended = True
+    except BrokenProcessPool:
+        raise EngineError(
+            "a worker of --jobs ended before its part of the campaign did (an engine under "
+            "test may signal its parent, the worker): run with --jobs 1, or --sandbox"
+        ) from None
+    finally:
+        pool.shutdown(wait=ended, cancel_futures=True)  # workers that ended close their engines
+        kill_descendants(spared)
     return findings
+
+
+_WATCH_SECONDS: Final = 0.5
+"""How often ``--jobs`` looks for a worker its engine stopped."""
 
 
 def _sandbox(args: argparse.Namespace) -> Sandbox | None:
