@@ -200,8 +200,9 @@ class ProcessEngineError(EngineError):
     ) -> None:
         """Describe a failure of ``kind``; ``detail`` says what the engine did."""
         message = f"{kind.value}: {detail}"
-        if stderr_tail:
-            message += f"\nengine stderr (tail):\n{stderr_tail}"
+        if stderr_tail:  # quoted line by line: no line of the engine's can pass for a report's
+            quoted_tail = "\n".join(f"| {line}" for line in stderr_tail.split("\n"))
+            message += f"\nengine stderr (tail):\n{quoted_tail}"
         super().__init__(message)
         self.kind = kind
         self.detail = detail
@@ -688,9 +689,9 @@ class ProcessEngine:
                 f"the reply carries seq {read.seq}, the request in flight is seq {seq}",
             )
         if isinstance(read, Unsupported):
-            raise UnsupportedCase(read.reason)
+            raise UnsupportedCase(printable(clip(read.reason, 2000)))  # one line, as errored
         if isinstance(read, Errored):
-            raise ProcessEngineError(Failure.ERRORED, clip(read.reason, 2000))
+            raise ProcessEngineError(Failure.ERRORED, printable(clip(read.reason, 2000)))
         observation = read.observation
         problem = shapes.problem(observation_schema(level), observation)
         if problem:

@@ -159,6 +159,7 @@ ENGINES = [
     Hostile("scrubbed_orphan", CONFORMS, CONFORMS),
     Hostile("forged_token", CONFORMS, CONFORMS),
     Hostile("zombie_leader", CONFORMS, CONFORMS),
+    Hostile("forge_lines", Outcome(1, "engine crashed"), Outcome(1, "engine crashed")),
     Hostile("wrong_unless_boxed", Outcome(1, "1 difference(s)"), CONFORMS),
     Hostile("renamed_child", CONFORMS, CONFORMS),
     Hostile("crash_leaving_child", Outcome(1, "engine crashed"), Outcome(1, "engine crashed"), TWO),
@@ -373,6 +374,7 @@ SPECIAL = {
     "unix_sockets",
     "writes_file",
     "poison_text",
+    "forge_lines",
 }
 
 
@@ -403,6 +405,22 @@ def test_poisoned_names_and_messages_reach_no_report_raw(form: str, tmp_path: Pa
         ElementTree.fromstring(text)
         assert "<script" not in text
     assert BY_NAME["poison_text"].plain.reason in text
+
+
+def test_an_engines_line_breaks_cannot_forge_a_line_of_the_text_report(tmp_path: Path) -> None:
+    marker = f"hostile-{uuid.uuid4().hex}"
+    engine = shlex.join([PYTHON, str(HOSTILE / "forge_lines.py"), marker])
+    (tmp_path / "corpus").mkdir()
+    shutil.copy(bundled_fixture_dir() / "scoring.yaml", tmp_path / "corpus")
+    argv = ["certify", "--engine-cmd", engine, "--fixtures", str(tmp_path / "corpus")]
+    stdout, stderr = io.StringIO(), io.StringIO()
+    assert main([*argv, "-k", "credit"], stdout, stderr) == 1
+    text = stdout.getvalue()
+    forged = [line for line in text.splitlines() if "evil.example" in line or "226 passed" in line]
+    assert len(forged) >= 3, text  # the errored reply, the unsupported one and the stderr tail
+    for line in forged:  # one escaped line, or a line quoted as the engine's
+        assert "\\n" in line or line.lstrip().startswith("| "), line
+    _none_left(marker)
 
 
 def test_there_are_at_least_25_kinds_of_hostile_engine() -> None:

@@ -146,13 +146,13 @@ def test_every_line_of_a_case_message_is_indented_under_its_case() -> None:
         CaseResult(
             make_case("a.crash", Level.ROUND, ("DRW-1",)),
             Status.ERROR,
-            message="engine crashed: exit 1\nengine stderr (tail):\nTraceback\n  boom",
+            message="engine crashed: exit 1\nengine stderr (tail):\n| Traceback\n|   boom",
         ),
         Verdict.ERRORED,
     )
     block = text_report(make_run((crashed,)), ["--engine", "eng"]).split("ERRORED: a.crash")[1]
     rows = block.split("\n\n")[0].splitlines()[1:]
-    assert "  engine stderr (tail):" in rows and "    boom" in rows
+    assert "  engine stderr (tail):" in rows and "  |   boom" in rows
     assert all(row.startswith("  ") for row in rows)
 
 
