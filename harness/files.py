@@ -13,9 +13,10 @@ import contextlib
 import os
 import stat
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["write_whole"]
+__all__ = ["write_together", "write_whole"]
 
 
 def write_whole(target: Path, data: str | bytes) -> None:
@@ -24,6 +25,32 @@ def write_whole(target: Path, data: str | bytes) -> None:
     A file written again keeps its permissions and, where the process may, its owner (a
     private report stays private); a symbolic link is replaced, as the module says.
     """
+    write_together([(target, data)])
+
+
+def write_together(files: Sequence[tuple[Path, str | bytes]]) -> None:
+    """:func:`write_whole` of several files, all or none.
+
+    Each is renamed into place only once every one of them is written: a full disk at the last
+    leaves the first as they were. An OSError names the file that could not be written as its
+    ``filename``.
+    """
+    staged: list[tuple[str, Path]] = []
+    try:
+        for target, data in files:
+            try:
+                staged.append((_staged(target, data), target))
+            except OSError as exc:
+                raise OSError(exc.errno, exc.strerror or str(exc), str(target)) from None
+        for tmp, target in staged:
+            os.replace(tmp, target)
+    finally:
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+
+
+def _staged(target: Path, data: str | bytes) -> str:
+    """A temporary file beside ``target`` holding ``data``, with the mode ``target`` will have."""
     directory = target.parent if str(target.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
     try:
@@ -39,10 +66,10 @@ def write_whole(target: Path, data: str | bytes) -> None:
             if before.st_uid != os.geteuid() or before.st_gid != os.getegid():
                 with contextlib.suppress(OSError):  # only root may give a file away
                     os.chown(tmp, before.st_uid, before.st_gid)
-        os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return tmp
 
 
 def _umask() -> int:

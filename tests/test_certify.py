@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,3 +37,29 @@ def test_a_good_handshake() -> None:
         Verdict.UNSUPPORTED,
     ]
     assert run.ok
+
+
+def test_fiveup_cli_certify_writes_its_report_baseline_and_badge_all_or_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    import fiveup.harness.files as files
+    from fiveup.cli import main
+
+    report, baseline, badge = tmp_path / "r.txt", tmp_path / "b.yaml", tmp_path / "badge.json"
+    report.write_text("old report", encoding="utf-8")
+    staged = files._staged
+
+    def full_at_the_badge(target: Path, data: str | bytes) -> str:
+        if target == badge:
+            raise OSError(28, "No space left on device")
+        return staged(target, data)
+
+    monkeypatch.setattr(files, "_staged", full_at_the_badge)
+    err = io.StringIO()
+    argv = ["certify", "--fresh", "0", "--output", str(report)]
+    argv += ["--write-expected-failures", str(baseline), "--badge", str(badge)]
+    assert main(argv, stdout=io.StringIO(), stderr=err) == 2
+    assert f"--badge {badge}: cannot be written: No space left on device" in err.getvalue()
+    assert report.read_text(encoding="utf-8") == "old report" and not baseline.exists()

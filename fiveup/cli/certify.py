@@ -32,7 +32,7 @@ from .common import (
     engine_args,
     load_fixtures,
     shown,
-    write_atomically,
+    write_all_atomically,
 )
 from .options import a_file, count, mebibytes, seconds, seed
 from .spec_copy import check_site, spec_copy_folder, write_spec_copy
@@ -315,7 +315,9 @@ def _check_distinct(args: argparse.Namespace) -> None:
             )
 
 
-def _extras(result: Run, args: argparse.Namespace, streams: Streams) -> None:
+def _extras(result: Run, args: argparse.Namespace, streams: Streams) -> list[_Output]:
+    """The baseline and the badge to write beside the report, saying why one is not."""
+    extras: list[_Output] = []
     if args.write_expected_failures and result.engine is None:
         # The engine never ran a case: an empty baseline would pass every failure it has.
         streams.stderr.write(
@@ -323,16 +325,20 @@ def _extras(result: Run, args: argparse.Namespace, streams: Streams) -> None:
             "the engine did not start, so no case was checked\n"
         )
     elif args.write_expected_failures:
-        write_atomically(
-            args.write_expected_failures, baseline_text(result), "--write-expected-failures"
-        )
+        baseline = baseline_text(result)
+        extras.append((args.write_expected_failures, baseline, "--write-expected-failures"))
     if args.badge and result.selection:
         streams.stderr.write(
             f"fiveup certify: no badge written to {args.badge}: a badge speaks for the whole "
             f"corpus, and this run is a selection ({result.selection})\n"
         )
     elif args.badge:
-        write_atomically(args.badge, badge_json(result), "--badge")
+        extras.append((args.badge, badge_json(result), "--badge"))
+    return extras
+
+
+_Output = tuple[Path, str, str]
+"""A file a run writes: its path, its text and the option that names it."""
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
@@ -347,11 +353,10 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     _check_distinct(args)
     result = _certify(args)
     text = _report(result, args, site)
-    if args.output:
-        write_atomically(args.output, text)
-        if args.format != "text":
-            streams.stdout.write(summary_line(result) + "\n")
-    else:
+    outputs = [(args.output, text, "--output")] if args.output else []
+    write_all_atomically(outputs + _extras(result, args, streams))  # all of them, or none
+    if not args.output:
         streams.stdout.write(text)
-    _extras(result, args, streams)
+    elif args.format != "text":
+        streams.stdout.write(summary_line(result) + "\n")
     return result.exit_code

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from fiveup.contract.engine import DEFAULT_ENGINE
 from fiveup.errors import UsageError
-from fiveup.harness.files import write_whole
+from fiveup.harness.files import write_together
 from fiveup.harness.text import cut, printable, quoted
 
 if TYPE_CHECKING:
@@ -333,10 +333,22 @@ def write_atomically(path: Path, text: str, option: str = "--output") -> None:
 
     A file that cannot be written is the user's mistake (UsageError), named by ``option``.
     """
-    check_writable(path, option)
+    write_all_atomically([(path, text, option)])
+
+
+def write_all_atomically(files: Sequence[tuple[Path, str, str]]) -> None:
+    """:func:`write_atomically` of a run's outputs ``(path, text, option)``, all or none.
+
+    A report, a baseline and a badge of one run are replaced together or not at all: a badge
+    that cannot be written leaves the report and the baseline as they were.
+    """
+    for path, _, option in files:
+        check_writable(path, option)
     try:
-        write_whole(path, text)
+        write_together([(path, text) for path, text, _ in files])
     except OSError as exc:
+        named = {str(path): (path, option) for path, _, option in files}
+        path, option = named.get(str(exc.filename), (files[0][0], files[0][2]))
         raise UsageError(
             f"{option} {printable(str(path))}: cannot be written: {exc.strerror or exc}"
         ) from None
