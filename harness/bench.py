@@ -24,6 +24,8 @@ class RequestFigures:
     requests: int
     errors: int
     seconds: float
+    wrong: int = 0
+    """Requests answered, but not as the reference answers them (when compared)."""
 
     @property
     def per_second(self) -> float:
@@ -32,14 +34,26 @@ class RequestFigures:
 
 
 def time_requests(
-    engine: Engine, name: str, level: str, requests: Sequence[dict[str, JSON]]
+    engine: Engine,
+    name: str,
+    level: str,
+    requests: Sequence[dict[str, JSON]],
+    answers: list[JSON | Exception] | None = None,
 ) -> RequestFigures:
-    """Send every request of ``level`` to ``engine`` once, in order, and time the whole."""
+    """Send every request of ``level`` to ``engine`` once, in order, and time the whole.
+
+    ``answers``, when given, gets each answer (or the exception raised), to be compared after.
+    """
     errors = 0
+    keep = answers.append if answers is not None else None
     start = time.perf_counter()
     for given in requests:
+        answer: JSON | Exception
         try:
-            engine.run(level, given)
-        except Exception:  # an untrusted engine may fail in any way; it is counted
+            answer = engine.run(level, given)
+        except Exception as exc:  # an untrusted engine may fail in any way; it is counted
             errors += 1
+            answer = exc
+        if keep is not None:
+            keep(answer)
     return RequestFigures(name, len(requests), errors, time.perf_counter() - start)

@@ -138,6 +138,13 @@ def _from_module(name: str, shown: str, option: str = "--engine") -> Any:
     module_shown = quoted(cut(module_name, _SHOWN_NAME))
     if not module_name or module_name.startswith("."):
         raise UsageError(f"{option} {shown}: {module_shown} is not a module's absolute name")
+    if module_name.partition(".")[0] in sys.stdlib_module_names:
+        # os:abort, os:fork, builtins:breakpoint, code:interact: called as a factory, they
+        # kill, fork or hold the harness; no engine is there to find.
+        raise UsageError(
+            f"{option} {shown}: {module_shown} is a module of Python's standard library, "
+            "which holds no engine: name your engine's module"
+        )
     if os.getcwd() not in sys.path:
         # As uvicorn and gunicorn do: a module beside the user is found from the console
         # script, whose sys.path starts at the script's own folder.

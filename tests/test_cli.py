@@ -500,3 +500,20 @@ def test_an_interrupt_is_one_line_and_exit_130_not_a_traceback(
     monkeypatch.syspath_prepend(str(tmp_path))
     code, out, err = run("certify", "--engine", "interrupting:Engine")
     assert (code, out, err) == (INTERRUPTED, "", "fiveup certify: interrupted\n")
+
+
+@pytest.mark.parametrize(
+    "option", ["--write-expected-failures", "--output"], ids=["baseline", "report"]
+)
+def test_certify_writes_no_yaml_file_into_a_fixtures_folder_it_reads(
+    tmp_path: Path, option: str
+) -> None:
+    shutil.copy(ROOT / "fixtures" / "scoring.yaml", tmp_path / "scoring.yaml")
+    written = tmp_path / "inside" / "out.yaml"
+    written.parent.mkdir()
+    code, out, err = run("certify", "--fixtures", str(tmp_path), option, str(written))
+    assert (code, out) == (2, ""), err
+    assert f"{option} {written}: is inside the --fixtures folder {tmp_path}" in err
+    assert not written.exists()
+    code, _, err = run("certify", "--fixtures", str(tmp_path), option, str(tmp_path / "r.txt"))
+    assert code == 0, err  # not a fixture file: taken

@@ -67,7 +67,7 @@ def test_an_engine_under_test_is_measured_beside_the_reference(engine: list[str]
         if line.split()[:2] in (["2", "4"], ["3", "4"], ["4", "4"])
     ]
     assert [row[0] for row in rows] == ["2", "3", "4"]
-    assert all(row[-1] == "0" for row in rows)  # no errors
+    assert all(row[-2:] == ["0", "0"] for row in rows)  # no errors, no wrong answer
 
 
 def test_the_engine_figures_in_json() -> None:
@@ -83,9 +83,22 @@ def test_an_engine_that_fails_every_request_is_counted_not_fast() -> None:
     out, err = io.StringIO(), io.StringIO()
     argv = ["bench", "--rounds", "1", "--matches", "0", "--requests", "3"]
     argv += ["--engine", "tests.engines.verdicts:DeclinesAll"]
-    assert main(argv, out, err) == 0, err.getvalue()
-    rows = [line.split() for line in out.getvalue().splitlines()[-3:]]
-    assert [row[-1] for row in rows] == ["3", "3", "3"]
+    assert main(argv, out, err) == 1, err.getvalue()
+    lines = out.getvalue().splitlines()
+    rows = [line.split() for line in lines[-5:-2]]
+    assert [row[-2:] for row in rows] == [["3", "0"], ["3", "0"], ["3", "0"]]
+    assert lines[-1].startswith("declines-all failed or answered wrongly 9 of 9 requests")
+
+
+def test_an_engine_that_answers_wrongly_is_counted_and_fails_the_run() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["bench", "--rounds", "1", "--matches", "0", "--requests", "3", "--format", "json"]
+    mutant = "scr1_last_tile_not_scored"
+    argv += ["--engine-cmd", f"{sys.executable} -m fiveup engine --mutant {mutant}"]
+    assert main(argv, out, err) == 1, err.getvalue()
+    rows = json.loads(out.getvalue())["engine"]
+    assert sum(row["engine"]["wrong"] for row in rows) > 0
+    assert all(row["engine"]["errors"] == 0 for row in rows)
 
 
 def test_an_engine_without_the_round_level_is_told_what_bench_measures() -> None:

@@ -280,7 +280,23 @@ ATTACKS = [
         )
     ),
     Attack("engine-unknown", ("engine", "--engine", "no.such.module:x"), ("--engine",)),
-    Attack("engine-not-an-engine", ("engine", "--engine", "os:getcwd"), ("--engine",)),
+    Attack("engine-not-an-engine", ("engine", "--engine", "fiveup:__version__"), ("--engine",)),
+    *(
+        Attack(
+            f"engine-stdlib-{name.replace(':', '-').replace('.', '-')}",
+            (command, "--engine", name),
+            ("--engine", "standard library"),
+        )
+        for command, name in (
+            ("certify", "os:abort"),
+            ("certify", "os:fork"),
+            ("certify", "faulthandler:_sigsegv"),
+            ("certify", "builtins:breakpoint"),
+            ("engine", "code:interact"),
+            ("engine", "builtins:input"),
+            ("engine", "os.path:curdir"),
+        )
+    ),
 ]
 
 

@@ -10,15 +10,17 @@ requests, to that engine and to the reference, and prints both rates and their r
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import subprocess
 import sys
 from typing import TextIO
 
-from fiveup.contract.engine import DEFAULT_ENGINE
+from fiveup.contract.engine import DEFAULT_ENGINE, JSON
 from fiveup.contract.players import PLAYER_COUNTS
 from fiveup.errors import UsageError
 from fiveup.harness.bench import RequestFigures, time_requests
+from fiveup.harness.compare import same_json
 from fiveup.harness.engines import close_engine, handshake, load_engine, open_engine
 from fiveup.reference.bench import (
     DEFAULT_MATCHES,
@@ -140,8 +142,15 @@ def _engine_figures(args: argparse.Namespace) -> list[tuple[int, RequestFigures,
             )
         for players in PLAYER_COUNTS:
             requests = random_round_requests(players, args.requests, args.seed + players)
-            base = time_requests(reference, DEFAULT_ENGINE, "round", requests)
-            rows.append((players, base, time_requests(candidate, name, "round", requests)))
+            expected: list[JSON | Exception] = []
+            answered: list[JSON | Exception] = []
+            base = time_requests(reference, DEFAULT_ENGINE, "round", requests, expected)
+            figures = time_requests(candidate, name, "round", requests, answered)
+            wrong = sum(
+                not isinstance(got, Exception) and not same_json(got, want)
+                for got, want in zip(answered, expected, strict=True)
+            )
+            rows.append((players, base, dataclasses.replace(figures, wrong=wrong)))
     finally:
         close_engine(candidate)
     return rows
@@ -151,17 +160,33 @@ def _engine_text(rows: list[tuple[int, RequestFigures, RequestFigures]], out: Te
     name = rows[0][2].engine if rows else "engine"
     out.write(f"\nround requests, {DEFAULT_ENGINE} in-process beside {name}\n\n")
     out.write(f"{'players':>7}  {'requests':>8}  {'reference/s':>11}  {'engine/s':>9}  ")
-    out.write(f"{'ratio':>6}  {'errors':>6}\n")
+    out.write(f"{'ratio':>6}  {'errors':>6}  {'wrong':>6}\n")
     for players, base, figures in rows:
         ratio = figures.per_second / base.per_second if base.per_second else 0.0
         out.write(
             f"{players:>7}  {figures.requests:>8}  {base.per_second:>11,.0f}  "
-            f"{figures.per_second:>9,.0f}  {ratio:>6.2f}  {figures.errors:>6}\n"
+            f"{figures.per_second:>9,.0f}  {ratio:>6.2f}  {figures.errors:>6}  "
+            f"{figures.wrong:>6}\n"
+        )
+    failed = _failed(rows)
+    if failed:
+        out.write(
+            f"\n{name} failed or answered wrongly {failed} of "
+            f"{sum(f.requests for _, _, f in rows)} requests: its rate counts them, and is no "
+            "measure of a conforming engine (fiveup certify says what is wrong)\n"
         )
 
 
+def _failed(rows: list[tuple[int, RequestFigures, RequestFigures]]) -> int:
+    """The engine's requests that raised or were answered otherwise than the reference's."""
+    return sum(f.errors + f.wrong for _, _, f in rows)
+
+
 def run(args: argparse.Namespace, streams: Streams) -> int:
-    """Measure and print the figures; 0 always (timings are not a verdict)."""
+    """Measure and print the figures; 0 whatever the speed (timings are not a verdict).
+
+    1 when the engine measured failed a request or answered one otherwise than the reference.
+    """
     check_engine_command(args)  # before the reference's figures, which take half a minute
     report = run_bench(args.rounds, args.matches, args.seed)
     yardstick = [time_against_bare(p, args.rounds, args.seed) for p in PLAYER_COUNTS]
@@ -191,14 +216,14 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
                 {"players": p, "reference": vars_of(b), "engine": vars_of(f)} for p, b, f in rows
             ]
         streams.stdout.write(json.dumps(data, indent=2) + "\n")
-        return 0
+        return 1 if _failed(rows) else 0
     streams.stdout.write(format_text(report))
     streams.stdout.write(format_yardstick(yardstick))
     if measured:
         _engine_text(rows, streams.stdout)
     if startup is not None:
         _startup_text(*startup, streams.stdout)
-    return 0
+    return 1 if _failed(rows) else 0
 
 
 def vars_of(figures: RequestFigures) -> dict[str, object]:
@@ -207,6 +232,7 @@ def vars_of(figures: RequestFigures) -> dict[str, object]:
         "engine": figures.engine,
         "requests": figures.requests,
         "errors": figures.errors,
+        "wrong": figures.wrong,
         "seconds": figures.seconds,
         "per_second": figures.per_second,
     }

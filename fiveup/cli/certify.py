@@ -308,10 +308,22 @@ def _check_distinct(args: argparse.Namespace) -> None:
         if path is None:
             continue
         key = _resolved(path)
+        if flag == "--fixtures" and key.is_dir():
+            _outside(key, path, named)
         refresh = (flag, named.get(key)) == ("--expected-failures", "--write-expected-failures")
         if key in named and not refresh:
             raise UsageError(
                 f"{named[key]} {shown(path)} is the {flag} file this run reads: name another"
+            )
+
+
+def _outside(folder: Path, given: Path, outputs: dict[Path, str]) -> None:
+    """Refuse a fixture file written into a ``--fixtures`` folder: the next run would read it."""
+    for output, flag in outputs.items():
+        if output.suffix in (".yaml", ".yml") and output.is_relative_to(folder):
+            raise UsageError(
+                f"{flag} {shown(output)}: is inside the --fixtures folder {shown(given)}, where "
+                "the next run would read it as a fixture file: name a place outside it"
             )
 
 
