@@ -251,7 +251,8 @@ class ProcessEngine:
     ``timeout`` bounds each case (request to reply) and ``start_timeout`` the handshake
     (default: ``timeout``), in seconds. A line longer than ``max_line_bytes`` is a flood; the
     last ``stderr_tail_bytes`` of the engine's stderr are kept for error messages. After
-    ``max_failed_starts`` failed starts in a row the engine is not started again. With a
+    ``max_failed_starts`` failed starts in a row the engine is not started again, and after
+    ``max_timeouts`` cases in a row without a reply in time it is not asked again. With a
     ``sandbox`` the command runs under bubblewrap (checked at once: UsageError when bwrap is
     missing or cannot build the sandbox here).
 
@@ -272,6 +273,7 @@ class ProcessEngine:
         max_line_bytes: int = 1 << 20,
         stderr_tail_bytes: int = 4096,
         max_failed_starts: int = 3,
+        max_timeouts: int = 5,
         cwd: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
         sandbox: Sandbox | None = None,
@@ -297,8 +299,8 @@ class ProcessEngine:
             ("start_timeout", timeout if start_timeout is None else start_timeout),
         ):
             check_seconds(value, name)
-        if max_line_bytes < 1 or stderr_tail_bytes < 0 or max_failed_starts < 1:
-            raise UsageError("max_line_bytes and max_failed_starts must be positive")
+        if min(max_line_bytes, max_failed_starts, max_timeouts) < 1 or stderr_tail_bytes < 0:
+            raise UsageError("max_line_bytes, max_failed_starts and max_timeouts must be positive")
         self.memory = None if memory is None else check_memory(memory)
         self.command: tuple[str, ...] = tuple(argv)
         self.timeout = timeout
@@ -307,6 +309,9 @@ class ProcessEngine:
         self.max_line_bytes = max_line_bytes
         self.stderr_tail_bytes = stderr_tail_bytes
         self.max_failed_starts = max_failed_starts
+        self.max_timeouts = max_timeouts
+        self._timeouts = 0
+        """Cases in a row that got no reply within the time limit."""
         self._cwd = cwd
         self._env = env
         self.sandbox = sandbox
@@ -394,6 +399,12 @@ class ProcessEngine:
         with self._lock:
             if self._in_flight is not None:
                 raise UsageError("a request is already in flight: collect its reply first")
+            if self._timeouts >= self.max_timeouts:  # a hung engine: a run stays bounded
+                raise ProcessEngineError(
+                    Failure.TIMEOUT,
+                    f"not asked again: the last {self._timeouts} cases in a row got no reply "
+                    f"within {self.timeout:g} s",
+                )
             proc = self._ensure()
             assert self._info is not None
             claimed = [
@@ -436,6 +447,7 @@ class ProcessEngine:
             proc, seq, level, deadline, known, expected = self._in_flight
             self._in_flight = None
             line = self._reply_line(proc, seq, level, deadline, spin)
+            self._timeouts = 0
             if known is not None and line == expected:
                 return known
             reply = self._parse(proc, line, f"the reply to seq {seq}")
@@ -655,6 +667,7 @@ class ProcessEngine:
                 f"time limit ({self.timeout:g} s), and the engine's processes were killed",
                 code,
             )
+        self._timeouts += 1
         self._fail_late(proc, f"no reply to seq {seq} (level {level}) within {self.timeout:g} s")
 
     def _reply_line(

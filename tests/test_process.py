@@ -507,6 +507,21 @@ def _gone(pid: int) -> bool:
         return False
 
 
+def test_after_cases_in_a_row_without_a_reply_the_engine_is_not_asked_again(fast: None) -> None:
+    with engine("hang.py", "run", timeout=0.2, start_timeout=PATIENT, max_timeouts=2) as connection:
+        assert connection.run("scoring", echo(1)) == {"value": 1}
+        assert failure(connection, 13).kind is Failure.TIMEOUT
+        assert connection.run("scoring", echo(2)) == {"value": 2}  # a reply: counted again
+        for _ in range(2):
+            assert failure(connection, 13).kind is Failure.TIMEOUT
+        starts = connection.starts
+        err = failure(connection, 3)  # would be answered; the engine is not asked
+        assert err.kind is Failure.TIMEOUT and connection.starts == starts
+        assert "not asked again: the last 2 cases in a row got no reply within 0.2 s" in str(err)
+    with pytest.raises(UsageError, match="max_timeouts must be positive"):
+        engine("hang.py", "run", max_timeouts=0)
+
+
 def test_a_hang_times_out_and_kills_the_whole_process_group(fast: None) -> None:
     with engine("hang.py", "run", timeout=1.0, start_timeout=PATIENT) as connection:
         assert connection.run("scoring", echo(1)) == {"value": 1}
