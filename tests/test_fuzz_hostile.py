@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -197,3 +198,29 @@ def test_merge_of_unreadable_or_foreign_files_exits_2_naming_the_file(tmp_path: 
         assert f"--merge {path}" in err and words in err, err
     code, _, err = fiveup("fuzz", "--merge", str(junk), "--engine", "reference")
     assert code == 2 and "--merge plays nothing: drop --engine" in err
+
+
+@pytest.mark.parametrize(
+    ("engine", "baseline", "said"),
+    [
+        (("--engine-cmd", "true"), (), "error: engine crashed: the engine exited with code 0"),
+        (
+            ("--engine", "reference"),
+            ("--baseline-cmd", "true"),
+            "error: the baseline (--baseline-cmd) failed: engine crashed: the engine exited",
+        ),
+        (
+            ("--engine", "reference"),
+            ("--baseline-cmd", f"{sys.executable} tests/engines/crash_mid_run.py"),
+            "error: the baseline (--baseline-cmd) failed: engine crashed: the engine exited with "
+            "code 0 while running seq",
+        ),
+    ],
+    ids=["engine-at-start", "baseline-at-start", "baseline-mid-campaign"],
+)
+def test_a_failing_baseline_is_told_apart_from_the_engine_under_test(
+    engine: tuple[str, ...], baseline: tuple[str, ...], said: str
+) -> None:
+    code, _, err = fiveup("fuzz", *engine, *baseline, "--level", "scoring", "--rounds", "20")
+    assert code == 2 and said in err, err
+    assert ("baseline" in err) is bool(baseline), err

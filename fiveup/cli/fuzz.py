@@ -22,7 +22,7 @@ from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import Any, Final, TextIO
 
-from fiveup.contract.engine import DEFAULT_ENGINE, Engine, Level
+from fiveup.contract.engine import DEFAULT_ENGINE, JSON, Engine, EngineInfo, Level
 from fiveup.contract.messages import decode, values_over
 from fiveup.contract.players import PLAYER_COUNTS
 from fiveup.errors import EngineError, UsageError
@@ -211,8 +211,40 @@ def _opened(
             baseline[0], baseline[1], timeout, sandbox=boxed, option="--baseline"
         )
         stack.callback(close_engine, reference)
-        start_now(reference, "--baseline-cmd")
-        yield engine, reference
+        if baseline[1] is None:
+            yield engine, reference
+            return
+        try:  # the baseline's failures say it is the baseline, not the engine under test
+            start_now(reference, "--baseline-cmd")
+        except EngineError as exc:
+            raise EngineError(f"the baseline (--baseline-cmd) failed: {exc}") from None
+        try:
+            yield engine, _Baseline(reference)
+        except _BaselineFailed as exc:
+            raise EngineError(f"the baseline (--baseline-cmd) failed: {exc.__cause__}") from None
+
+
+class _BaselineFailed(Exception):
+    """The baseline engine raised the EngineError this is raised from."""
+
+
+class _Baseline:
+    """A baseline given as a command: its failures are told apart from the candidate's."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def info(self) -> EngineInfo:
+        try:
+            return self.engine.info()
+        except EngineError as exc:
+            raise _BaselineFailed from exc
+
+    def run(self, level: str, given: dict[str, JSON]) -> JSON:
+        try:
+            return self.engine.run(level, given)
+        except EngineError as exc:
+            raise _BaselineFailed from exc
 
 
 def _levels(names: list[str] | None) -> list[Level] | None:
