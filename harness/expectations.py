@@ -225,7 +225,8 @@ def baseline_text(run: Any) -> str:
     """Every case of ``run`` that did not pass, fresh ones included, as an expected-failures file.
 
     Each entry has its status and its first difference (or message), so that the same run
-    with this file concludes NO NEW FAILURES.
+    with this file concludes NO NEW FAILURES; a case the run's baseline listed that still fails
+    as it did keeps the baseline's reason (a hand-written one, a ticket), not a new one.
     """
     lines = [
         "# Expected failures, written by fiveup certify --write-expected-failures.",
@@ -241,6 +242,8 @@ def baseline_text(run: Any) -> str:
         reason = result.differences[0].text if result.differences else result.message
         first = reason.splitlines()[0] if reason and reason.strip() else "fails"
         first = printable(first)  # an engine's text: read back, a control's escape is refused
+        if outcome.verdict is Verdict.XFAILED and outcome.reason.strip():
+            first = outcome.reason  # as read from a baseline: it reads back
         entry = yaml.safe_dump(
             {result.case.id: {"status": result.status.value, "reason": first}},
             allow_unicode=True,

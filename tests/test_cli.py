@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+import yaml
 
 from fiveup import SUITE_VERSION
 from fiveup.cli import main
@@ -388,6 +389,28 @@ def test_certify_refreshes_the_baseline_it_reads(tmp_path: Path) -> None:
     )  # fmt: skip
     assert code == 1 and "Traceback" not in err  # the entry passes again: the run says so
     assert "doc.scoring.tally-5" not in baseline.read_text()
+
+
+def test_certify_refreshing_a_baseline_keeps_the_reason_of_a_case_that_still_fails(
+    tmp_path: Path,
+) -> None:
+    baseline = tmp_path / "known.yaml"
+    engine = (
+        f"{shlex.quote(sys.executable)} -m fiveup engine --mutant pen2_remainder_three_rounds_down"
+    )
+    args = ["certify", "--engine-cmd", engine, "-k", "PEN-2"]
+    code, _, err = run(*args, "--write-expected-failures", str(baseline))
+    assert code == 1, err
+    written = yaml.safe_load(baseline.read_text())
+    case_id = next(key for key in written if key != "fresh_seed")
+    written[case_id]["reason"] = "ticket 123: rounds 3 down, as the old rule book"
+    baseline.write_text(yaml.safe_dump(written))
+    again = [*args, "--expected-failures", str(baseline), "--write-expected-failures"]
+    code, _, err = run(*again, str(baseline))
+    assert code == 0, err
+    refreshed = yaml.safe_load(baseline.read_text())
+    assert refreshed[case_id]["reason"] == "ticket 123: rounds 3 down, as the old rule book"
+    assert refreshed.keys() == written.keys()
 
 
 def test_certify_writes_no_baseline_when_the_engine_did_not_start(tmp_path: Path) -> None:
