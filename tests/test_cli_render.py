@@ -243,6 +243,24 @@ def test_render_spec_writes_the_site_into_the_out_folder(tmp_path: Path) -> None
     assert (tmp_path / "site" / "rules" / "CNT-3.html").is_file()
 
 
+def test_render_spec_replaces_an_earlier_site_whole_and_no_folder_of_other_files(
+    tmp_path: Path,
+) -> None:
+    site = tmp_path / "site"
+    assert run("render", "spec", "--out", str(site))[0] == 0
+    (site / "stale.html").write_text("a page of an older site", encoding="utf-8")
+    assert run("render", "spec", "--out", str(site))[0] == 0  # an earlier site: replaced whole
+    assert not (site / "stale.html").exists() and (site / "index.html").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]  # nothing left beside it
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine", encoding="utf-8")
+    code, out, err = run("render", "spec", "--out", str(mine))
+    assert (code, out) == (2, "")
+    assert f"--out {mine}: holds files that are not a site fiveup wrote" in err
+    assert [p.name for p in mine.iterdir()] == ["notes.txt"]
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [

@@ -15,23 +15,21 @@ another form of output is one more writer over the same items.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from fiveup.contract.engine import DEFAULT_ENGINE, JSON, Engine, Level
+from fiveup.contract.engine import JSON, Level
 from fiveup.contract.messages import decode
 from fiveup.contract.schemas import observation_problem
-from fiveup.errors import FiveUpError, UsageError
+from fiveup.errors import UsageError
 from fiveup.harness.corpus import Case
-from fiveup.harness.engines import load_engine
 from fiveup.harness.levels import LEVELS
 from fiveup.harness.selection import select
 from fiveup.harness.sources import MAX_FILE_BYTES, read_bounded
 from fiveup.render.svg import layout_svg
 from fiveup.render.text import LANGS, Lang, describe
-from fiveup.site.build import write_site
 
 from .common import (
     Streams,
@@ -43,6 +41,7 @@ from .common import (
     write_atomically,
 )
 from .options import a_file, file_or_folder
+from .spec_copy import write_site_whole
 
 NAME = "render"
 SPEC: Final = "spec"
@@ -239,19 +238,6 @@ def _write_svg(args: argparse.Namespace, streams: Streams) -> int:
     return 0
 
 
-def tables_of(engine: Engine) -> Callable[[Case], JSON]:
-    """The table ``engine`` builds from a case's given (for diagrams only), None if it cannot."""
-
-    def table(case: Case) -> JSON:
-        try:
-            observation = engine.run(case.level.value, case.request())
-        except FiveUpError:
-            return None
-        return LEVELS[case.level].layout_of(observation)
-
-    return table
-
-
 def _write_spec(args: argparse.Namespace, streams: Streams) -> int:
     """``fiveup render spec --out DIR``: the spec site of the bundled spec and corpus."""
     if args.out is None:
@@ -261,8 +247,10 @@ def _write_spec(args: argparse.Namespace, streams: Streams) -> int:
     if args.svg or args.output is not None:
         raise UsageError("--svg and --output have no use with spec: the site is written to --out")
     check_parent(args.out, "--out")
-    written = write_site(args.out, table=tables_of(load_engine(DEFAULT_ENGINE)))
-    streams.stdout.write(f"wrote {len(written)} files; open {shown(args.out / 'index.html')}\n")
+    if args.out.is_symlink() or (args.out.exists() and not args.out.is_dir()):
+        raise UsageError(f"--out {shown(args.out)}: not a folder")
+    count = write_site_whole(args.out, "--out", f"the site {shown(args.out)}", only_a_site=True)
+    streams.stdout.write(f"wrote {count} files; open {shown(args.out / 'index.html')}\n")
     return 0
 
 

@@ -11,15 +11,25 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
-from fiveup.contract.engine import DEFAULT_ENGINE
-from fiveup.errors import UsageError
+from fiveup.contract.engine import DEFAULT_ENGINE, JSON, Engine
+from fiveup.errors import FiveUpError, UsageError
 from fiveup.harness.certify import load_engine
+from fiveup.harness.corpus import Case
+from fiveup.harness.levels import LEVELS
 from fiveup.harness.text import printable
 from fiveup.site.build import write_site
 
-__all__ = ["check_site", "spec_copy_folder", "write_spec_copy"]
+__all__ = [
+    "SITE_MARK",
+    "check_site",
+    "spec_copy_folder",
+    "tables_of",
+    "write_site_whole",
+    "write_spec_copy",
+]
 
 _URL = re.compile(r"^https?://[A-Za-z0-9.-]+(:\d+)?(/[\x21-\x7e]*)?$")
 _RELATIVE = re.compile(r"^(?![/\\])(?!.*//)(?![A-Za-z][A-Za-z0-9+.-]*:)[\x21-\x7e]+$")
@@ -35,29 +45,64 @@ def check_site(value: str) -> str:
     )
 
 
+def tables_of(engine: Engine) -> Callable[[Case], JSON]:
+    """The table ``engine`` builds from a case's given (for diagrams only), None if it cannot."""
+
+    def table(case: Case) -> JSON:
+        try:
+            observation = engine.run(case.level.value, case.request())
+        except FiveUpError:
+            return None
+        return LEVELS[case.level].layout_of(observation)
+
+    return table
+
+
 def spec_copy_folder(output: Path) -> Path:
     """The folder the copy of the site goes into: ``report-spec`` beside ``report.html``."""
     return output.with_name(f"{output.stem}-spec")
 
 
 def write_spec_copy(output: Path) -> str:
-    """Write the site beside ``output`` whole, replacing an earlier copy; its relative link.
-
-    The site is built into a new folder and renamed into place, so a reader never finds half
-    a copy, and a failed build leaves the old one.
-    """
-    from .render import tables_of  # the reference's whole tables, as render spec draws them
-
+    """Write the site beside ``output`` whole, replacing an earlier copy; its relative link."""
     target = spec_copy_folder(output)
     if target.is_symlink() or (target.exists() and not target.is_dir()):
         raise UsageError(f"--output: {printable(str(target))} is in the way of the spec's copy")
+    write_site_whole(target, "--output", f"the spec's copy {printable(str(target))}")
+    return target.name
+
+
+SITE_MARK = ".fiveup-site"
+"""The file that marks a folder as a site fiveup wrote, which a new one may replace whole."""
+
+
+def write_site_whole(target: Path, option: str, what: str, *, only_a_site: bool = False) -> int:
+    """Build the spec site into a new folder and rename it to ``target``; the files written.
+
+    A reader never finds half a site, and a failed build leaves the old one. With
+    ``only_a_site``, ``target`` must be missing, empty or a site fiveup wrote
+    (:func:`_a_site`): a folder of other files (``/``, a home, the package's own ``spec/``)
+    is refused, never replaced.
+    """
+    if only_a_site and target.is_dir() and not _a_site(target):
+        try:
+            holds = next(target.iterdir(), None) is not None
+        except OSError as exc:
+            raise UsageError(f"{option} {printable(str(target))}: {exc.strerror}") from None
+        if holds:
+            raise UsageError(
+                f"{option} {printable(str(target))}: holds files that are not a site fiveup "
+                "wrote: name a new or empty folder (or an earlier site), it is replaced whole"
+            )
     parent = target.parent if str(target.parent) else Path(".")
     try:
         fresh = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
     except OSError as exc:
-        raise UsageError(f"--output: cannot write beside it: {exc.strerror or exc}") from None
+        raise UsageError(f"{option}: cannot write beside it: {exc.strerror or exc}") from None
     try:
-        write_site(fresh, table=tables_of(load_engine(DEFAULT_ENGINE)))
+        # the reference's whole tables, as render spec draws them
+        written = write_site(fresh, table=tables_of(load_engine(DEFAULT_ENGINE)))
+        (fresh / SITE_MARK).write_text("written by fiveup: replaced whole by the next site\n")
         os.chmod(fresh, 0o777 & ~_umask())
         old = None
         if target.exists():
@@ -66,15 +111,24 @@ def write_spec_copy(output: Path) -> str:
         os.replace(fresh, target)
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
+    except UsageError as exc:  # write_site's own, named after the folder being built
+        raise UsageError(f"{option}: cannot write {what}: {str(exc).rpartition(': ')[2]}") from None
     except OSError as exc:
-        raise UsageError(
-            f"--output: cannot write the spec's copy {printable(str(target))}: "
-            f"{exc.strerror or exc}"
-        ) from None
+        raise UsageError(f"{option}: cannot write {what}: {exc.strerror or exc}") from None
     finally:
         if fresh.exists():
             shutil.rmtree(fresh, ignore_errors=True)
-    return target.name
+    return len(written) + 1  # and the mark
+
+
+def _a_site(folder: Path) -> bool:
+    """A site fiveup wrote: it holds :data:`SITE_MARK`, or the two pages every site has.
+
+    A site written before the mark was has the pages only.
+    """
+    return (folder / SITE_MARK).is_file() or all(
+        (folder / page).is_file() for page in ("index.html", "fixture-format.html")
+    )
 
 
 def _umask() -> int:

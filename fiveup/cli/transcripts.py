@@ -20,7 +20,7 @@ from fiveup.harness.sources import read_bounded
 from fiveup.harness.text import printable
 from fiveup.transcripts import GOLDEN, POLICIES, Transcript, check_file
 
-from .common import Streams, check_parent, check_writable, not_a_folder, write_atomically
+from .common import Streams, check_parent, not_a_folder, write_all_atomically
 from .options import MAX_SEED, PLAYERS, count, file_or_folder
 
 NAME = "transcripts"
@@ -89,13 +89,14 @@ def _write(directory: Path, transcripts: tuple[Transcript, ...], streams: Stream
         directory.mkdir(exist_ok=True)
     except OSError as exc:
         raise UsageError(f"--write {folder}: cannot be made: {exc.strerror or exc}") from None
-    for transcript in transcripts:  # each file whole, or left as it was
-        check_writable(directory / transcript.file_name, "--write")
+    files = []
     for transcript in transcripts:
-        path = directory / transcript.file_name
         lines = transcript.lines()
-        write_atomically(path, "".join(line + "\n" for line in lines), "--write")
-        streams.stdout.write(f"wrote {printable(str(path))} ({len(lines)} lines)\n")
+        path = directory / transcript.file_name
+        files.append((path, "".join(line + "\n" for line in lines), "--write", len(lines)))
+    write_all_atomically([(path, text, option) for path, text, option, _ in files])  # or none
+    for path, _, _, lines_written in files:
+        streams.stdout.write(f"wrote {printable(str(path))} ({lines_written} lines)\n")
     return 0
 
 
