@@ -170,7 +170,7 @@ def select(
         if unknown:
             close = difflib.get_close_matches(unknown[0], list(known), n=3, cutoff=0.6)
             hint = f"; did you mean {' or '.join(close)}?" if close else " (see fiveup list)"
-            named = ", ".join(printable(clip(name, _SHOWN)) for name in unknown)
+            named = ", ".join(quoted(clip(name, _SHOWN)) for name in unknown)  # " x " shows
             said = (
                 f"{ids_option} {clip(named, 4 * _SHOWN)}: no such case"
                 if ids_option

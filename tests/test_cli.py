@@ -142,7 +142,7 @@ def test_an_engine_that_cannot_start_is_said_once_with_exit_1() -> None:
     ("args", "words"),
     [
         (["certify", "--engine", "nope"], "no engine of that name"),
-        (["certify", "--case", "no.such.case"], "--case no.such.case: no such case in the corpus"),
+        (["certify", "--case", "no.such.case"], "--case 'no.such.case': no such case in the corpus"),
         (["certify", "-k", "(unclosed"], "is never closed"),
         (["certify", "-k", "zzzz-nothing"], "no case matches"),
         (["certify", "--timeout", "0"], "--timeout: 0 is out of range: at least 0.05"),
@@ -153,7 +153,7 @@ def test_an_engine_that_cannot_start_is_said_once_with_exit_1() -> None:
         (["certify", "--output", "/no/such/dir/report.txt"], "no such folder"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
         (["certify", "--engine-cmd", "  "], "--engine-cmd is empty"),
-        (["certify", "--output", "."], "is a folder; name the report file"),
+        (["certify", "--output", "."], "is a folder; name the file to write"),
         (["validate", "--format", "xml"], "invalid choice: 'xml'"),
         (["certify", "--format", "html"], "--format html needs --output FILE"),
     ],
@@ -173,9 +173,9 @@ def test_broken_fixtures_given_to_certify_exit_2(tmp_path: Path) -> None:
     assert f"{bad}:1: /cases/0: schema:" in err
 
 
-def test_no_command_prints_help_and_exits_2() -> None:
-    code, out, _ = run()
-    assert code == 2 and "certify" in out and "validate" in out
+def test_no_command_prints_help_on_stderr_and_exits_2() -> None:
+    code, out, err = run()
+    assert code == 2 and out == "" and "certify" in err and "validate" in err
 
 
 def test_version_and_help_exit_0() -> None:

@@ -79,7 +79,7 @@ def test_show_request_is_the_line_the_harness_sends_and_an_engine_answers_it() -
 def test_a_mistyped_case_id_gets_suggestions() -> None:
     code, out, err = run("show", "doc.scoring.credit-16")
     assert code == 2 and out == ""
-    assert "no case doc.scoring.credit-16" in err and "doc.scoring.credit-15" in err
+    assert "no case 'doc.scoring.credit-16'" in err and "doc.scoring.credit-15" in err
 
 
 WRONG = "fiveup.mutants.engines:pen2_remainder_three_rounds_down"
@@ -298,6 +298,6 @@ def test_an_empty_k_is_refused_not_read_as_every_case(command: str) -> None:
 
 
 def test_certify_names_the_option_of_a_selection_or_baseline_it_refuses(tmp_path: Path) -> None:
-    assert "error: --case x: no such case in the corpus" in run("certify", "--case", "x")[2]
+    assert "error: --case 'x': no such case in the corpus" in run("certify", "--case", "x")[2]
     said = run("certify", "--expected-failures", str(tmp_path / "none.yaml"))[2]
     assert said.startswith(f"fiveup certify: error: --expected-failures {tmp_path}/none.yaml: ")

@@ -98,13 +98,13 @@ def test_render_reads_the_cases_of_fixtures() -> None:
     code, _, err = run(
         "render", "rule.round.two-players.out-after-drawing", "--fixtures", str(path)
     )
-    assert code == 2 and "no case rule.round.two-players.out-after-drawing" in err
+    assert code == 2 and "no case 'rule.round.two-players.out-after-drawing'" in err
 
 
 def test_an_unknown_case_is_exit_2_with_a_suggestion() -> None:
     code, out, err = run("render", "doc.layout.branches-1-22")
     assert (code, out) == (2, "")
-    assert err.startswith("fiveup render: error: no case doc.layout.branches-1-22 in the corpus")
+    assert err.startswith("fiveup render: error: no case 'doc.layout.branches-1-22' in the corpus")
     assert "did you mean doc.layout.branches-1-2" in err
 
 

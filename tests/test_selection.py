@@ -52,7 +52,7 @@ def test_case_ids_select_exactly() -> None:
     assert [c.id for c in select(CORPUS, ids=["rule.layout.spinner-branch"])] == [
         "rule.layout.spinner-branch"
     ]
-    with pytest.raises(UsageError, match="no case nope"):
+    with pytest.raises(UsageError, match="no case 'nope'"):
         select(CORPUS, ids=["nope"])
 
 

@@ -235,8 +235,8 @@ def _main(words: list[str], streams: Streams) -> int:
             (children.get(args.command) or parser).error(
                 f"unrecognized arguments: {' '.join(extra)}"
             )
-        if args.command is None:
-            parser.print_help()
+        if args.command is None:  # a mistake, said where mistakes are: the help on stderr
+            streams.stderr.write(parser.format_help())
             return 2
         run: Callable[[argparse.Namespace, Streams], int] = args.run
         return run(args, streams)

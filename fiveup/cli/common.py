@@ -82,10 +82,11 @@ class Parser(argparse.ArgumentParser):
         options = {o.lstrip("-"): o for action in self._actions for o in action.option_strings}
         hints = []
         for word in message[len(prefix) :].split():
-            if word.startswith("-"):
+            if word.startswith("-") and word != "--":
                 bare = word.split("=")[0].lstrip("-")
                 close = difflib.get_close_matches(bare, list(options), n=1, cutoff=0.75)
-                hints += [f"{word} -> {options[close[0]]}"] if close else []
+                if close and options[close[0]] != word:  # after "--", an option is a word
+                    hints.append(f"{word} -> {options[close[0]]}")
         return f" (did you mean: {', '.join(hints)}?)" if hints else ""
 
     def parse_known_args(  # type: ignore[override]
@@ -108,7 +109,8 @@ class Parser(argparse.ArgumentParser):
             if not isinstance(action, _ONE_VALUE):
                 continue
             given = word
-            if "=" not in word and action.nargs != 0 and at + 1 < len(words):
+            attached = not word.startswith("--") and len(word) > 2  # -kLAY-1: its value within
+            if "=" not in word and not attached and action.nargs != 0 and at + 1 < len(words):
                 given = f"{word} {words[at + 1]}"
             if action in seen:
                 first, then = (quoted(cut(w, 60)) for w in (seen[action], given))
@@ -181,14 +183,16 @@ MAX_PATH = 4096
 """The longest path a file option takes: Linux's PATH_MAX, in bytes (a character is one or more)."""
 
 
-def add_engine_options(parser: argparse.ArgumentParser, what: str = "the engine") -> None:
-    """``--engine NAME`` or ``--engine-cmd COMMAND``, one of them."""
+def add_engine_options(
+    parser: argparse.ArgumentParser, what: str = "the engine", *, required: bool = False
+) -> None:
+    """``--engine NAME`` or ``--engine-cmd COMMAND``, one of them (``required``: no default)."""
     which = parser.add_mutually_exclusive_group()
+    default = "one of the two is required" if required else f"default: {DEFAULT_ENGINE}"
     which.add_argument(
         "--engine",
         metavar="NAME",
-        help=f"{what}, a Python engine: entry-point name or module:attribute "
-        f"(default: {DEFAULT_ENGINE})",
+        help=f"{what}, a Python engine: entry-point name or module:attribute ({default})",
     )
     which.add_argument(
         "--engine-cmd",
@@ -319,7 +323,7 @@ def check_writable(path: Path | None, option: str = "--output") -> None:
         return
     check_parent(path, option)
     if path.is_dir():
-        raise UsageError(f"{option} {printable(str(path))}: is a folder; name the report file")
+        raise UsageError(f"{option} {printable(str(path))}: is a folder; name the file to write")
     if path.exists() and not path.is_file():
         # Written atomically, a FIFO or a device (/dev/null) would be replaced by a file.
         raise UsageError(

@@ -12,7 +12,6 @@ import sys
 from typing import TextIO
 
 from fiveup.contract.engine import DEFAULT_ENGINE, Engine
-from fiveup.errors import UsageError
 from fiveup.harness.server import serve
 
 from .common import Streams
@@ -49,10 +48,7 @@ def _mutant(name: str) -> Engine:
     """The catalogue's mutant ``name`` as an engine; the catalogue is loaded only for it."""
     from fiveup.mutants.catalogue import mutant_named
 
-    try:
-        return mutant_named(name).engine()
-    except UsageError as exc:
-        raise UsageError(f"--mutant: {exc}") from None
+    return mutant_named(name, "--mutant").engine()
 
 
 def _named(name: str | None) -> Engine:

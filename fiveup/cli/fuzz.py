@@ -78,7 +78,7 @@ def _shard(text: str) -> Shard:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """The options of ``fuzz``."""
-    add_engine_options(parser, "the engine under test")
+    add_engine_options(parser, "the engine under test", required=True)
     which = parser.add_mutually_exclusive_group()
     which.add_argument(
         "--baseline", metavar="NAME", help=f"baseline engine (default {DEFAULT_ENGINE})"
@@ -384,7 +384,9 @@ def _read_reports(paths: list[Path]) -> list[tuple[str, object]]:
             )
         try:
             data = decode(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        except RecursionError:
+            raise UsageError(f"--merge {name}: not read: the JSON nests too deeply") from None
+        except (UnicodeDecodeError, ValueError) as exc:
             raise UsageError(f"--merge {name}: not JSON: {printable(str(exc))}") from None
         values += _values(data)
         named.append((name, data))
