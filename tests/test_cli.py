@@ -142,7 +142,10 @@ def test_an_engine_that_cannot_start_is_said_once_with_exit_1() -> None:
     ("args", "words"),
     [
         (["certify", "--engine", "nope"], "no engine of that name"),
-        (["certify", "--case", "no.such.case"], "--case 'no.such.case': no such case in the corpus"),
+        (
+            ["certify", "--case", "no.such.case"],
+            "--case 'no.such.case': no such case in the corpus",
+        ),
         (["certify", "-k", "(unclosed"], "is never closed"),
         (["certify", "-k", "zzzz-nothing"], "no case matches"),
         (["certify", "--timeout", "0"], "--timeout: 0 is out of range: at least 0.05"),
@@ -154,6 +157,10 @@ def test_an_engine_that_cannot_start_is_said_once_with_exit_1() -> None:
         (["frobnicate"], "invalid choice: 'frobnicate'"),
         (["certify", "--engine-cmd", "  "], "--engine-cmd is empty"),
         (["certify", "--output", "."], "is a folder; name the file to write"),
+        (
+            ["certify", "--engine-memory", "100", "-k", "credit-15"],
+            "--engine-memory bounds an engine run as a process (--engine-cmd)",
+        ),
         (["validate", "--format", "xml"], "invalid choice: 'xml'"),
         (["certify", "--format", "html"], "--format html needs --output FILE"),
     ],

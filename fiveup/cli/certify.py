@@ -126,7 +126,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--engine-memory",
         type=mebibytes,
-        default=DEFAULT_MEMORY >> 20,
+        default=None,
         metavar="MIB",
         help="the data memory each process of the --engine-cmd engine may use, in MiB "
         f"(default {DEFAULT_MEMORY >> 20}: 4 GiB, or half this machine's memory when less); "
@@ -220,7 +220,7 @@ def _certify(args: argparse.Namespace) -> Run:
         args.engine_cmd,
         args.timeout,
         sandbox=_sandbox(args),
-        memory=args.engine_memory << 20,
+        memory=_memory(args) << 20,
     )
     seed = _seed(args.seed, xfails.fresh_seed)
     fresh = _fresh(args, selection, skipped, seed)
@@ -232,6 +232,19 @@ def _certify(args: argparse.Namespace) -> Run:
         )  # fmt: skip
     finally:
         close_engine(engine)
+
+
+def _memory(args: argparse.Namespace) -> int:
+    """``--engine-memory`` in MiB, refused for an in-process engine, which it cannot bound."""
+    if args.engine_memory is None:
+        return DEFAULT_MEMORY >> 20
+    if args.engine_cmd is None:
+        raise UsageError(
+            "--engine-memory bounds an engine run as a process (--engine-cmd): an in-process "
+            "Python engine (--engine, or the default reference) uses the harness's own memory"
+        )
+    memory: int = args.engine_memory
+    return memory
 
 
 def _seed(given: int | None, baseline: int | None) -> int:
@@ -255,7 +268,7 @@ def _rerun_args(args: argparse.Namespace) -> list[str]:
     """What a rerun of one case must name again: the engine, the sandbox, the fixtures."""
     fixtures = [word for path in args.fixtures or [] for word in ("--fixtures", str(path))]
     memory = args.engine_memory
-    limit = ["--engine-memory", str(memory)] if memory != DEFAULT_MEMORY >> 20 else []
+    limit = ["--engine-memory", str(memory)] if memory not in (None, DEFAULT_MEMORY >> 20) else []
     return [*engine_args(args), *(["--sandbox"] if args.sandbox else []), *limit, *fixtures]
 
 
