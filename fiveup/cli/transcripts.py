@@ -121,14 +121,14 @@ def _check(directory: Path, streams: Streams) -> int:
     why = not_a_folder(directory)
     if why is not None:
         raise UsageError(f"--check {printable(str(directory))}: {why}")
-    out = streams.stdout
     failed = 0
     targets = _targets(directory)
+    said = []  # printed once every file is read: a file that cannot be, exits 2 with no verdict
     for path, transcript in targets.items():
         if not os.path.lexists(path):
             folder = printable(str(directory))
-            out.write(
-                f"{printable(str(path))}: missing (fiveup transcripts --write {folder} writes it)\n"
+            said.append(
+                f"{printable(str(path))}: missing (fiveup transcripts --write {folder} writes it)"
             )
             failed += 1
             continue
@@ -137,10 +137,11 @@ def _check(directory: Path, streams: Streams) -> int:
         except UsageError as exc:
             raise UsageError(f"--check: {exc}") from None
         if difference is None:
-            out.write(f"{printable(str(path))}: agrees\n")
+            said.append(f"{printable(str(path))}: agrees")
         else:
-            out.write(f"{printable(str(path))}:{difference.line}: differs: {difference.text}\n")
+            said.append(f"{printable(str(path))}:{difference.line}: differs: {difference.text}")
             failed += 1
     verdict = "all agree with the reference" if not failed else f"{failed} differ or are missing"
-    out.write(f"{len(targets)} transcripts: {verdict}\n")
+    streams.stdout.write("".join(f"{line}\n" for line in said))
+    streams.stdout.write(f"{len(targets)} transcripts: {verdict}\n")
     return 1 if failed else 0
