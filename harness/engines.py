@@ -13,10 +13,11 @@ import importlib.metadata
 import os
 import signal
 import sys
+import sysconfig
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from types import FrameType
+from types import FrameType, ModuleType
 from typing import Any
 
 from fiveup import PROTOCOL_VERSION
@@ -138,12 +139,9 @@ def _from_module(name: str, shown: str, option: str = "--engine") -> Any:
     module_shown = quoted(cut(module_name, _SHOWN_NAME))
     if not module_name or module_name.startswith("."):
         raise UsageError(f"{option} {shown}: {module_shown} is not a module's absolute name")
-    if module_name.partition(".")[0] in sys.stdlib_module_names:
-        # os:abort, os:fork, builtins:breakpoint, code:interact: called as a factory, they
-        # kill, fork or hold the harness; no engine is there to find.
-        raise UsageError(
-            f"{option} {shown}: {module_shown} is a module of Python's standard library, "
-            "which holds no engine: name your engine's module"
+    if module_name == "fiveup.cli" or module_name.startswith("fiveup.cli."):
+        raise UsageError(  # fiveup.cli.app:main would run the command again, inside itself
+            f"{option} {shown}: {module_shown} is the command line, which holds no engine"
         )
     if os.getcwd() not in sys.path:
         # As uvicorn and gunicorn do: a module beside the user is found from the console
@@ -153,6 +151,13 @@ def _from_module(name: str, shown: str, option: str = "--engine") -> Any:
         target: Any = importlib.import_module(module_name)
     except (Exception, SystemExit) as exc:  # missing, or failing (or exiting) as it imports
         raise UsageError(f"{option} {shown}: cannot import {module_shown}: {_told(exc)}") from None
+    if _of_the_standard_library(target):
+        # os:abort, os:fork, builtins:breakpoint, code:interact: called as a factory, they
+        # kill, fork or hold the harness; no engine is there to find.
+        raise UsageError(
+            f"{option} {shown}: {module_shown} is a module of Python's standard library, "
+            "which holds no engine: name your engine's module"
+        )
     for part in attr.split("."):
         try:
             target = getattr(target, part)
@@ -161,6 +166,23 @@ def _from_module(name: str, shown: str, option: str = "--engine") -> Any:
             hint = _close_names(part, target) if isinstance(exc, AttributeError) else ""
             raise UsageError(f"{option} {shown}: {module_shown} has no {missing}{hint}") from None
     return target
+
+
+def _of_the_standard_library(module: ModuleType) -> bool:
+    """Python's own: built in, or a file of its library (a user's ``test.py`` beside is not)."""
+    top = module.__name__.partition(".")[0]
+    if top not in sys.stdlib_module_names:
+        return False
+    found = getattr(module, "__file__", None)
+    if found is None:
+        return True  # builtins, faulthandler, sys: compiled into the interpreter
+    library = {sysconfig.get_path("stdlib"), sysconfig.get_path("platstdlib")}
+    where = os.path.realpath(found)
+    return any(
+        os.path.commonpath([os.path.realpath(root), where]) == os.path.realpath(root)
+        for root in library
+        if root
+    ) and "site-packages" not in where.split(os.sep)
 
 
 def _close_names(name: str, owner: object) -> str:

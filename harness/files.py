@@ -42,8 +42,11 @@ def write_together(files: Sequence[tuple[Path, str | bytes]]) -> None:
                 staged.append((_staged(target, data), target))
             except OSError as exc:
                 raise OSError(exc.errno, exc.strerror or str(exc), str(target)) from None
-        for tmp, target in staged:
-            os.replace(tmp, target)
+        for tmp, target in staged:  # last, and rarely failing: one that does names its file
+            try:
+                os.replace(tmp, target)
+            except OSError as exc:
+                raise OSError(exc.errno, exc.strerror or str(exc), str(target)) from None
     finally:
         for tmp, _ in staged:
             Path(tmp).unlink(missing_ok=True)
@@ -62,7 +65,7 @@ def _staged(target: Path, data: str | bytes) -> str:
             os.chmod(tmp, 0o666 & ~_umask())
         else:
             kept = before.st_mode if stat.S_ISREG(before.st_mode) else 0o666 & ~_umask()
-            os.chmod(tmp, stat.S_IMODE(kept))
+            os.chmod(tmp, stat.S_IMODE(kept) & 0o777)  # not a setuid bit, nor the sticky one
             if before.st_uid != os.geteuid() or before.st_gid != os.getegid():
                 with contextlib.suppress(OSError):  # only root may give a file away
                     os.chown(tmp, before.st_uid, before.st_gid)

@@ -68,6 +68,18 @@ class LevelSpec:
         """Every difference between a case's expectations and an engine's observation."""
         return compare(self.rows, self.expects, self.error_keys, expect, observation)
 
+    def expectation(self, observation: Mapping[str, JSON]) -> dict[str, JSON]:
+        """What a case expects that expects all a baseline observed.
+
+        A refusal's message aside: its rule and its place are checked, its words are the
+        engine's own.
+        """
+        expect = {key: observation[key] for key in self.expects if key in observation}
+        error = expect.pop("error", None)
+        if isinstance(error, dict):  # a null error is what a case that names none expects
+            expect["error"] = {key: value for key, value in error.items() if key != "message"}
+        return expect
+
     def prefix(self, given: Mapping[str, JSON], at: int) -> dict[str, JSON]:
         """The request ``given`` with its script cut before the action at index ``at``."""
         if self.script is None:

@@ -707,7 +707,7 @@ def lint(
                 src.name,
                 0,
                 "",
-                f"too many problems in all (over {MAX_RUN_PROBLEMS:,}): "
+                f"too many problems in all ({MAX_RUN_PROBLEMS:,} or more): "
                 "no file after this one was checked",
             )
             break

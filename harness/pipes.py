@@ -43,7 +43,7 @@ __all__ = [
     "Tail",
     "Timeout",
     "become_subreaper",
-    "continue_stopped_children",
+    "continue_stopped",
     "descendants",
     "kill_descendants",
     "tracks_descendants",
@@ -344,15 +344,16 @@ class Family:
             time.sleep(0.002)
 
 
-def continue_stopped_children() -> None:
-    """Send SIGCONT to each child of this process that a signal stopped.
+def continue_stopped(pids: Collection[int]) -> None:
+    """Send SIGCONT to each of ``pids`` that a signal stopped.
 
     A worker of ``fuzz --jobs`` is its engine's parent, so the engine can SIGSTOP it; the pool
-    would then wait for it for ever.
+    would then wait for it for ever. Only the workers are named: an orphan of an engine
+    re-parented here may be stopped on purpose, by the freeze that precedes its kill.
     """
-    me = os.getpid()
-    for pid, stat in _table().items():
-        if stat.ppid == me and stat.stopped:
+    for pid in pids:
+        stat = _stat(pid)
+        if stat is not None and stat.stopped:
             _signal(pid, signal.SIGCONT)
 
 

@@ -252,7 +252,8 @@ class ProcessEngine:
     (default: ``timeout``), in seconds. A line longer than ``max_line_bytes`` is a flood; the
     last ``stderr_tail_bytes`` of the engine's stderr are kept for error messages. After
     ``max_failed_starts`` failed starts in a row the engine is not started again, and after
-    ``max_timeouts`` cases in a row without a reply in time it is not asked again. With a
+    ``max_timeouts`` cases of a level in a row without a reply in time it is not asked that
+    level's cases again. With a
     ``sandbox`` the command runs under bubblewrap (checked at once: UsageError when bwrap is
     missing or cannot build the sandbox here).
 
@@ -310,8 +311,9 @@ class ProcessEngine:
         self.stderr_tail_bytes = stderr_tail_bytes
         self.max_failed_starts = max_failed_starts
         self.max_timeouts = max_timeouts
-        self._timeouts = 0
-        """Cases in a row that got no reply within the time limit."""
+        self._timeouts: dict[str, int] = {}
+        """By level: its cases in a row that got no reply within the time limit (an engine that
+        hangs on matches only is still asked its rounds)."""
         self._cwd = cwd
         self._env = env
         self.sandbox = sandbox
@@ -399,11 +401,12 @@ class ProcessEngine:
         with self._lock:
             if self._in_flight is not None:
                 raise UsageError("a request is already in flight: collect its reply first")
-            if self._timeouts >= self.max_timeouts:  # a hung engine: a run stays bounded
+            hung = self._timeouts.get(level, 0)
+            if hung >= self.max_timeouts:  # a hung engine: a run stays bounded
                 raise ProcessEngineError(
                     Failure.TIMEOUT,
-                    f"not asked again: the last {self._timeouts} cases in a row got no reply "
-                    f"within {self.timeout:g} s",
+                    f"not asked again: the last {hung} cases of level {printable(level)} in a "
+                    f"row got no reply within {self.timeout:g} s",
                 )
             proc = self._ensure()
             assert self._info is not None
@@ -447,7 +450,7 @@ class ProcessEngine:
             proc, seq, level, deadline, known, expected = self._in_flight
             self._in_flight = None
             line = self._reply_line(proc, seq, level, deadline, spin)
-            self._timeouts = 0
+            self._timeouts.pop(level, None)
             if known is not None and line == expected:
                 return known
             reply = self._parse(proc, line, f"the reply to seq {seq}")
@@ -667,7 +670,7 @@ class ProcessEngine:
                 f"time limit ({self.timeout:g} s), and the engine's processes were killed",
                 code,
             )
-        self._timeouts += 1
+        self._timeouts[level] = self._timeouts.get(level, 0) + 1
         self._fail_late(proc, f"no reply to seq {seq} (level {level}) within {self.timeout:g} s")
 
     def _reply_line(

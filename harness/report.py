@@ -92,7 +92,7 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-_FRESH_ID = re.compile(r"^fresh\.[a-z_]+\.s(\d+)-(\d+)$")
+_FRESH_ID = re.compile(r"^fresh\.[a-z_]+\.s([0-9]{1,19})-([0-9]{1,9})$")  # as baselines
 
 
 def rerun_command(engine_args: list[str], case_id: str) -> str:

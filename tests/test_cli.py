@@ -516,7 +516,7 @@ def test_an_output_encoding_that_cannot_write_a_character_is_named_not_a_traceba
     )
     assert done.returncode == 2, done.stderr
     assert done.stderr == (
-        "fiveup render: error: the output's encoding ascii cannot write '\\xe4': "
+        "fiveup render: error: the text '\\xe4' cannot be written in ascii: "
         "set PYTHONIOENCODING=utf-8, or write to a file\n"
     )
 
@@ -547,3 +547,24 @@ def test_certify_writes_no_yaml_file_into_a_fixtures_folder_it_reads(
     assert not written.exists()
     code, _, err = run("certify", "--fixtures", str(tmp_path), option, str(tmp_path / "r.txt"))
     assert code == 0, err  # not a fixture file: taken
+    (tmp_path / "link.yaml").symlink_to(tmp_path.parent / "elsewhere.yaml")
+    code, _, err = run("certify", "--fixtures", str(tmp_path), option, str(tmp_path / "link.yaml"))
+    assert code == 2 and "is inside the --fixtures folder" in err, err  # the link is replaced
+
+
+def test_certify_writes_no_spec_copy_of_the_corpus_into_a_fixtures_folder(tmp_path: Path) -> None:
+    shutil.copy(ROOT / "fixtures" / "scoring.yaml", tmp_path / "scoring.yaml")
+    page = tmp_path / "report.html"
+    code, _, err = run(
+        "certify", "--fixtures", str(tmp_path), "--format", "html", "--output", str(page)
+    )
+    assert code == 2, err
+    assert f"--output: the spec's copy {tmp_path / 'report-spec'}: is inside the --fixtures" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["scoring.yaml"]
+    site = ["--site", "https://example.org/spec"]  # linked, not copied: taken
+    assert (
+        run(
+            "certify", "--fixtures", str(tmp_path), "--format", "html", "--output", str(page), *site
+        )[0]
+        == 0
+    )

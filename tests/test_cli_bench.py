@@ -90,6 +90,15 @@ def test_an_engine_that_fails_every_request_is_counted_not_fast() -> None:
     assert lines[-1].startswith("declines-all failed or answered wrongly 9 of 9 requests")
 
 
+def test_an_engine_that_answers_as_certify_accepts_is_not_counted_wrong() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["bench", "--rounds", "1", "--matches", "0", "--requests", "3", "--format", "json"]
+    argv += ["--engine", "tests.engines.verdicts:ReversedHands"]  # hands compared as sets
+    assert main(argv, out, err) == 0, err.getvalue()
+    rows = json.loads(out.getvalue())["engine"]
+    assert all(row["engine"]["wrong"] == 0 for row in rows)
+
+
 def test_an_engine_that_answers_wrongly_is_counted_and_fails_the_run() -> None:
     out, err = io.StringIO(), io.StringIO()
     argv = ["bench", "--rounds", "1", "--matches", "0", "--requests", "3", "--format", "json"]

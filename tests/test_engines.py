@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import threading
 from pathlib import Path
 
@@ -195,3 +196,16 @@ def test_a_handshake_may_claim_features_in_its_info_or_as_an_attribute() -> None
     ]:
         with pytest.raises(EngineError, match=re.escape(words)):
             handshake(Broken(bad))
+
+
+def test_a_users_module_named_as_one_of_the_standard_library_is_still_an_engine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "test.py").write_text(
+        "from fiveup.reference.engine import ReferenceEngine as Engine\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delitem(sys.modules, "test", raising=False)
+    assert load_engine("test:Engine").info()["name"] == "fiveup-reference"
+    with pytest.raises(UsageError, match="is a module of Python's standard library"):
+        load_engine("os:abort")

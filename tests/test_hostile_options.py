@@ -297,6 +297,11 @@ ATTACKS = [
             ("engine", "os.path:curdir"),
         )
     ),
+    Attack(
+        "engine-the-command-line",
+        ("certify", "--engine", "fiveup.cli.app:main"),
+        ("--engine", "is the command line"),
+    ),
 ]
 
 

@@ -688,7 +688,7 @@ def test_a_run_stops_after_a_thousand_problems_and_says_where(tmp_path: Path) ->
     lines = out.getvalue().splitlines()
     assert code == 2
     assert lines[-2].endswith(
-        "f16.yaml: too many problems in all (over 1,000): no file after this one was checked"
+        "f16.yaml: too many problems in all (1,000 or more): no file after this one was checked"
     ), lines[-2]
     assert "in 17 of 40 files checked" in lines[-1], lines[-1]
     assert not any("f17.yaml" in line for line in lines)

@@ -13,6 +13,7 @@ mistake (bad arguments, broken fixtures, unreadable files), always as ``fiveup C
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import errno
 import importlib
@@ -254,11 +255,10 @@ def _main(words: list[str], streams: Streams) -> int:
         _say(streams, f"{prefix}: error: {shown(str(exc))}\n")
     except UnicodeEncodeError as exc:  # PYTHONIOENCODING=ascii, say, and a Finnish word
         unwritable = exc.object[exc.start : exc.start + 1]
-        _say(
-            streams,
-            f"{prefix}: error: the output's encoding {exc.encoding} cannot write "
-            f"{unwritable!a}: set PYTHONIOENCODING=utf-8, or write to a file\n",
-        )
+        said = f"the text {unwritable!a} cannot be written in {exc.encoding}"
+        if codecs.lookup(exc.encoding).name != "utf-8":  # else it is no stream's encoding
+            said += ": set PYTHONIOENCODING=utf-8, or write to a file"
+        _say(streams, f"{prefix}: error: {said}\n")
     except OSError as exc:
         # An error with no file name is a write to a stream the caller gave (stdout to a full
         # disk, a closed terminal): say so rather than print an empty name.

@@ -16,12 +16,12 @@ import subprocess
 import sys
 from typing import TextIO
 
-from fiveup.contract.engine import DEFAULT_ENGINE, JSON
+from fiveup.contract.engine import DEFAULT_ENGINE, JSON, Level
 from fiveup.contract.players import PLAYER_COUNTS
 from fiveup.errors import UsageError
 from fiveup.harness.bench import RequestFigures, time_requests
-from fiveup.harness.compare import same_json
 from fiveup.harness.engines import close_engine, handshake, load_engine, open_engine
+from fiveup.harness.levels import LEVELS
 from fiveup.reference.bench import (
     DEFAULT_MATCHES,
     DEFAULT_ROUNDS,
@@ -146,8 +146,11 @@ def _engine_figures(args: argparse.Namespace) -> list[tuple[int, RequestFigures,
             answered: list[JSON | Exception] = []
             base = time_requests(reference, DEFAULT_ENGINE, "round", requests, expected)
             figures = time_requests(candidate, name, "round", requests, answered)
+            round_ = LEVELS[Level.ROUND]  # judged as certify judges a case of the round
             wrong = sum(
-                not isinstance(got, Exception) and not same_json(got, want)
+                not isinstance(got, Exception)
+                and isinstance(want, dict)
+                and bool(round_.compare(round_.expectation(want), got))
                 for got, want in zip(answered, expected, strict=True)
             )
             rows.append((players, base, dataclasses.replace(figures, wrong=wrong)))

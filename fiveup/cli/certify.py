@@ -322,7 +322,7 @@ def _check_distinct(args: argparse.Namespace) -> None:
             continue
         key = _resolved(path)
         if flag == "--fixtures" and key.is_dir():
-            _outside(key, path, named)
+            _outside(key, path, _written(args))
         refresh = (flag, named.get(key)) == ("--expected-failures", "--write-expected-failures")
         if key in named and not refresh:
             raise UsageError(
@@ -330,13 +330,34 @@ def _check_distinct(args: argparse.Namespace) -> None:
             )
 
 
-def _outside(folder: Path, given: Path, outputs: dict[Path, str]) -> None:
-    """Refuse a fixture file written into a ``--fixtures`` folder: the next run would read it."""
-    for output, flag in outputs.items():
-        if output.suffix in (".yaml", ".yml") and output.is_relative_to(folder):
+def _written(args: argparse.Namespace) -> list[tuple[Path, str, bool]]:
+    """Where this run writes, as the writer does: a link of the name is replaced, not followed.
+
+    Each with its option and whether it may hold fixture files (the spec's copy beside an HTML
+    report holds the corpus's).
+    """
+    places = []
+    for option in _OUTPUTS:
+        path = getattr(args, option)
+        if path is not None:
+            flag = f"--{option.replace('_', '-')}"
+            places.append((path, flag, path.suffix in (".yaml", ".yml")))
+    if args.output is not None and args.format == "html" and args.site is None:
+        places.append((spec_copy_folder(args.output), "--output", True))
+    return [
+        (Path(os.path.realpath(path.parent if str(path.parent) else ".")) / path.name, flag, holds)
+        for path, flag, holds in places
+    ]
+
+
+def _outside(folder: Path, given: Path, outputs: list[tuple[Path, str, bool]]) -> None:
+    """Refuse fixture files written into a ``--fixtures`` folder: the next run would read them."""
+    for output, flag, holds in outputs:
+        if holds and output.is_relative_to(folder):
+            what = "--output: the spec's copy" if output.suffix not in (".yaml", ".yml") else flag
             raise UsageError(
-                f"{flag} {shown(output)}: is inside the --fixtures folder {shown(given)}, where "
-                "the next run would read it as a fixture file: name a place outside it"
+                f"{what} {shown(output)}: is inside the --fixtures folder {shown(given)}, where "
+                "the next run would read its fixture files: name a place outside it"
             )
 
 

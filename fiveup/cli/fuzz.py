@@ -32,7 +32,7 @@ from fiveup.fuzz.report import campaign_report, merge_reports, write_text
 from fiveup.harness.engines import close_engine, open_engine, start_now
 from fiveup.harness.pipes import (
     become_subreaper,
-    continue_stopped_children,
+    continue_stopped,
     descendants,
     kill_descendants,
 )
@@ -293,7 +293,8 @@ def _campaign(args: argparse.Namespace, streams: Streams) -> Findings:
         for future in futures:
             while not future.done():
                 wait([future], timeout=_WATCH_SECONDS)
-                continue_stopped_children()  # a worker its engine stopped (SIGSTOP)
+                workers = [child.pid for child in multiprocessing.active_children()]
+                continue_stopped([pid for pid in workers if pid is not None])  # SIGSTOP
             findings.merge(future.result())
         ended = True
     except BrokenProcessPool:

@@ -56,6 +56,7 @@ from fiveup.harness.engines import TimedEngine
 from fiveup.harness.files import write_whole
 from fiveup.harness.levels import LEVELS, Claims, LevelSpec, optional_feature
 from fiveup.harness.lint import FRESH_PREFIX, implied_decisions
+from fiveup.harness.process import Failure
 from fiveup.harness.runner import CaseResult, Status, run_case
 from fiveup.harness.text import quoted
 from fiveup.reference.engine import ReferenceEngine
@@ -76,6 +77,8 @@ __all__ = [
     "write_fixture",
 ]
 
+_TIMED_OUT: Final = Failure.TIMEOUT.value
+"""How a process engine's timeout is reported (``engine timed out: ...``)."""
 _INDEX: Final = re.compile(r"/\d+(?=/|$)")
 _SHARD: Final = re.compile(r"([0-9]{1,7})/([0-9]{1,7})")
 MAX_SHARDS: Final = 10_000
@@ -147,11 +150,7 @@ class Findings:
 
 
 def _expectation(level: Level, observation: Mapping[str, JSON]) -> dict[str, JSON]:
-    expect = {key: observation[key] for key in LEVELS[level].expects if key in observation}
-    error = expect.pop("error", None)
-    if isinstance(error, dict):  # a null error is what a case that names none expects
-        expect["error"] = {key: value for key, value in error.items() if key != "message"}
-    return expect
+    return LEVELS[level].expectation(observation)
 
 
 _PRIMARY: Final = {
@@ -673,14 +672,24 @@ def _shrink(
     key = LEVELS[case.level].played
     if key is None:
         return found
+    if _timed_out(found[1]):  # each try would cost a time limit, or meet the breaker's refusal
+        return found
     script = list(case.given[key])
     seed, index = int(case.provenance["seed"]), int(case.provenance["case"])
     for length in range(len(script)):
         shorter = {**case.given, key: script[:length]}
         again = fuzz_case(baseline, candidate, levels, seed, index, case.level, shorter)
-        if again is not None:
+        if again is not None and not _timed_out(again[1]):  # a timeout is no reproduction
             return again
     return found
+
+
+def _timed_out(result: CaseResult) -> bool:
+    """An error of an engine that did not answer in time (or was not asked again after)."""
+    said = result.message
+    return result.status is Status.ERROR and (
+        said.startswith(_TIMED_OUT) or said.startswith("the engine did not answer within")
+    )
 
 
 KEEP_PER_KIND: Final = 3

@@ -127,3 +127,14 @@ class CreditFeatureOnly(CreditOnly):
         info = _info("credit-feature", [])
         info["features"] = ["scoring.credit"]
         return info
+
+
+class ReversedHands(ReferenceEngine):
+    """The reference, each hand of a round listed backwards: a hand is a set, so it conforms."""
+
+    def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
+        observation = super().run(level, given)
+        state = observation.get("state")
+        if isinstance(state, dict) and isinstance(state.get("hands"), list):
+            state["hands"] = [list(reversed(hand)) for hand in state["hands"]]
+        return observation
