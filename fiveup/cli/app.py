@@ -254,11 +254,7 @@ def _main(words: list[str], streams: Streams) -> int:
     except FiveUpError as exc:
         _say(streams, f"{prefix}: error: {shown(str(exc))}\n")
     except UnicodeEncodeError as exc:  # PYTHONIOENCODING=ascii, say, and a Finnish word
-        unwritable = exc.object[exc.start : exc.start + 1]
-        said = f"the text {unwritable!a} cannot be written in {exc.encoding}"
-        if codecs.lookup(exc.encoding).name != "utf-8":  # else it is no stream's encoding
-            said += ": set PYTHONIOENCODING=utf-8, or write to a file"
-        _say(streams, f"{prefix}: error: {said}\n")
+        _say(streams, f"{prefix}: error: {_unwritable(exc)}\n")
     except OSError as exc:
         # An error with no file name is a write to a stream the caller gave (stdout to a full
         # disk, a closed terminal): say so rather than print an empty name.
@@ -266,6 +262,14 @@ def _main(words: list[str], streams: Streams) -> int:
         with contextlib.suppress(OSError):  # stderr itself may be full: the code is left
             streams.stderr.write(f"{prefix}: error: {shown(f'{where}: {exc.strerror or exc}')}\n")
     return 2
+
+
+def _unwritable(exc: UnicodeEncodeError) -> str:
+    """What a text that an encoding cannot write says, and how to write it."""
+    said = f"the text {exc.object[exc.start : exc.start + 1]!a} cannot be written in {exc.encoding}"
+    if codecs.lookup(exc.encoding).name != "utf-8":  # else it is no stream's encoding
+        said += ": set PYTHONIOENCODING=utf-8, or write to a file"
+    return said
 
 
 def _say(streams: Streams, text: str) -> None:
