@@ -28,6 +28,7 @@ from fiveup.harness.corpus import Case
 from fiveup.harness.levels import LEVELS
 from fiveup.harness.selection import select
 from fiveup.harness.sources import MAX_FILE_BYTES, read_bounded
+from fiveup.harness.text import printable
 from fiveup.render.svg import layout_svg
 from fiveup.render.text import LANGS, Lang, describe
 
@@ -216,6 +217,7 @@ def text(rendered: list[Item], lang: Lang, *, labelled: bool) -> str:
 def svg(item: Item, lang: Lang) -> str:
     """The diagram of one item: titled by its label and title, described in ``lang``."""
     title = f"{item.label}: {item.title}" if item.title else item.label
+    title = printable(title)  # a bidi override in a title would turn the terminal's text too
     desc = describe(item.layout, lang, credit=item.credit)
     return layout_svg(item.layout, title=title, desc=desc, credit=item.credit, lang=lang)
 
