@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from fiveup.contract.engine import JSON, EngineInfo, Level
 from fiveup.harness.corpus import Case, Corpus
@@ -57,3 +60,17 @@ class Broken:
     def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
         time.sleep(self.delay)
         return {"value": 5}
+
+
+def disk_full_at(monkeypatch: pytest.MonkeyPatch, full: Path) -> None:
+    """Make writing ``full`` fail as a full disk does, while every other file is written."""
+    import fiveup.harness.files as files
+
+    staged = files._staged
+
+    def staged_unless_full(target: Path, data: str | bytes) -> str:
+        if target == full:
+            raise OSError(28, "No space left on device")
+        return staged(target, data)
+
+    monkeypatch.setattr(files, "_staged", staged_unless_full)

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes import CORPUS, Broken
+from fakes import CORPUS, Broken, disk_full_at
 
 from fiveup.harness.certify import Conclusion, Verdict, certify, handshake
 
@@ -44,19 +44,11 @@ def test_fiveup_cli_certify_writes_its_report_baseline_and_badge_all_or_none(
 ) -> None:
     import io
 
-    import fiveup.harness.files as files
     from fiveup.cli import main
 
     report, baseline, badge = tmp_path / "r.txt", tmp_path / "b.yaml", tmp_path / "badge.json"
     report.write_text("old report", encoding="utf-8")
-    staged = files._staged
-
-    def full_at_the_badge(target: Path, data: str | bytes) -> str:
-        if target == badge:
-            raise OSError(28, "No space left on device")
-        return staged(target, data)
-
-    monkeypatch.setattr(files, "_staged", full_at_the_badge)
+    disk_full_at(monkeypatch, badge)
     err = io.StringIO()
     argv = ["certify", "--fresh", "0", "--output", str(report)]
     argv += ["--write-expected-failures", str(baseline), "--badge", str(badge)]

@@ -7,8 +7,9 @@ import stat
 from pathlib import Path
 
 import pytest
+from fakes import disk_full_at
 
-from fiveup.harness.files import write_whole
+from fiveup.harness.files import write_together, write_whole
 
 
 def test_write_whole_writes_text_as_utf8_and_bytes_as_they_are(tmp_path: Path) -> None:
@@ -66,20 +67,11 @@ def test_write_whole_leaves_nothing_when_the_rename_fails(tmp_path: Path) -> Non
 def test_write_together_replaces_no_file_when_one_cannot_be_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import fiveup.harness.files as files
-
     report, badge = tmp_path / "report.txt", tmp_path / "badge.json"
     report.write_text("old report", encoding="utf-8")
-    staged = files._staged
-
-    def full_at_the_badge(target: Path, data: str | bytes) -> str:
-        if target == badge:
-            raise OSError(28, "No space left on device")
-        return staged(target, data)
-
-    monkeypatch.setattr(files, "_staged", full_at_the_badge)
+    disk_full_at(monkeypatch, badge)
     with pytest.raises(OSError) as refused:
-        files.write_together([(report, "new report"), (badge, "{}")])
+        write_together([(report, "new report"), (badge, "{}")])
     assert refused.value.filename == str(badge)
     assert report.read_text(encoding="utf-8") == "old report"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.txt"]  # no temporary file
