@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from fiveup.contract.engine import Engine, EngineInfo
-from fiveup.errors import FiveUpError
+from fiveup.errors import FiveUpError, UsageError
 
 from .certify import (
     Claims,
@@ -80,7 +80,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--fiveup-engine-memory",
         type=mebibytes,
-        default=DEFAULT_MEMORY >> 20,
+        default=None,
         metavar="MIB",
         help="the data memory each process of the --fiveup-engine-cmd engine may use, in MiB "
         f"(default {DEFAULT_MEMORY >> 20}, as fiveup certify --engine-memory)",
@@ -161,6 +161,8 @@ class _Session:
 def _memory(config: pytest.Config) -> int:
     """``--fiveup-engine-memory`` in bytes; UsageError outside the bounds of ``certify``."""
     mib = config.getoption("fiveup_engine_memory")
+    if mib is None:
+        return DEFAULT_MEMORY
     return check_memory(mib << 20, f"--fiveup-engine-memory {mib}")
 
 
@@ -170,7 +172,7 @@ def _engine_args(config: pytest.Config) -> list[str]:
     args = ["--engine-cmd", command] if command else ["--engine", config.getoption("fiveup_engine")]
     if config.getoption("fiveup_sandbox"):
         args.append("--sandbox")
-    if config.getoption("fiveup_engine_memory") != DEFAULT_MEMORY >> 20:
+    if config.getoption("fiveup_engine_memory") not in (None, DEFAULT_MEMORY >> 20):
         args += ["--engine-memory", str(config.getoption("fiveup_engine_memory"))]
     for path in config.getoption("fiveup_fixtures") or []:
         args += ["--fixtures", str(path)]
@@ -206,6 +208,13 @@ def pytest_configure(config: pytest.Config) -> None:
         try:
             check_seconds(config.getoption("fiveup_timeout"), "--fiveup-timeout")
             _memory(config)
+            if config.getoption("fiveup_engine_memory") is not None and not config.getoption(
+                "fiveup_engine_cmd"
+            ):  # as certify refuses it: the rerun command printed would be refused
+                raise UsageError(
+                    "--fiveup-engine-memory bounds an engine run as a process "
+                    "(--fiveup-engine-cmd): an in-process engine uses pytest's own memory"
+                )
             config.stash[_STATE] = _Session(config)
         except FiveUpError as exc:
             raise pytest.UsageError(f"fiveup: {exc}") from None

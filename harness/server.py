@@ -32,7 +32,7 @@ from fiveup.contract.messages import (
     decode,
 )
 from fiveup.contract.schemas import given_problem
-from fiveup.errors import UnsupportedCase
+from fiveup.errors import FiveUpError, UnsupportedCase
 
 __all__ = ["serve"]
 
@@ -127,7 +127,7 @@ class _Server:
                 reply = Errored(seq, "invalid run request: nested too deeply")
             self.send(reply)
         else:
-            self.send(Errored(seq, f"unknown command {cmd!r}"))
+            self.send(Errored(seq, f"unknown command {clip(repr(cmd), 80)}"))
         return False
 
     def _message(self, number: int, line: str) -> dict[str, JSON] | None:
@@ -155,7 +155,7 @@ def _answer(
     if not isinstance(level, str):
         return Errored(seq, "invalid run request: no level")
     if level not in levels:
-        return Unsupported(seq, f"the engine does not play the level {level!r}")
+        return Unsupported(seq, f"the engine does not play the level {clip(repr(level), 80)}")
     if not isinstance(given, dict):
         return Errored(seq, "invalid run request: its given is not an object")
     trusted = validates_requests(engine)
@@ -167,13 +167,16 @@ def _answer(
             observation = engine.run(level, given)
     except UnsupportedCase as exc:
         return Unsupported(seq, exc.reason)
-    except Exception as exc:
+    except (Exception, SystemExit, GeneratorExit) as exc:  # an engine's sys.exit() is its bug
         # An engine that checks its own requests is asked first: a valid request (the harness
         # only sends those) then costs no schema validation on this hot path.
         problem = given_problem(level, given) if trusted else None
         if problem:
             return Errored(seq, f"invalid run request: its given {problem}")
-        return Errored(seq, f"{type(exc).__name__}: {clip(str(exc), 2000)}")
+        # the suite's own refusal says what is wrong in words; another is an engine's bug,
+        # whose class helps its author (KeyError: 'hands')
+        said = str(exc) if isinstance(exc, FiveUpError) else f"{type(exc).__name__}: {exc}"
+        return Errored(seq, clip(said, 2000))
     if not isinstance(observation, dict):
         return Errored(seq, f"the engine returned a {type(observation).__name__}, not an object")
     return Observed(seq, observation)
@@ -181,8 +184,21 @@ def _answer(
 
 def _encode(message: Ready | Reply | Stopped) -> str:
     try:
-        return COMPACT.encode(message.to_json())
+        text = COMPACT.encode(message.to_json())
     except (TypeError, ValueError, RecursionError) as exc:
         if not isinstance(message, Observed):
             raise  # every other message is the server's own, made of strings and numbers
-        return json.dumps(Errored(message.seq, f"the observation is not JSON: {exc}").to_json())
+        why = str(exc)
+        if isinstance(exc, ValueError) and "digits" in why:  # int()'s limit, in Python's words
+            why = "a whole number of over 4,300 digits"
+        said = f"the observation is not JSON: {clip(why, 200)}"
+        return json.dumps(Errored(message.seq, said).to_json())
+    if (
+        isinstance(message, Observed)
+        and len(text) >= MAX_LINE // 4
+        and len(text.encode()) >= MAX_LINE
+    ):
+        size = len(text.encode())
+        said = f"the observation is a line of {size:,} bytes, over the 1 MiB a line may have"
+        return json.dumps(Errored(message.seq, said).to_json())
+    return text

@@ -106,6 +106,9 @@ def test_a_broken_engine_is_one_collection_error_and_bad_options_are_usage_error
         result = pytester.runpytest("--fiveup-engine=reference", f"--fiveup-engine-memory={memory}")
         assert result.ret == pytest.ExitCode.USAGE_ERROR, memory
         result.stderr.fnmatch_lines(["*--fiveup-engine-memory* is out of range: from 64 to*"])
+    result = pytester.runpytest("--fiveup-engine=reference", "--fiveup-engine-memory=100")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR  # it would bound nothing
+    result.stderr.fnmatch_lines(["*--fiveup-engine-memory bounds an engine run as a process*"])
     for option in ("--fiveup-engine-cmd", "--fiveup-engine"):  # else the plugin stays off
         result = pytester.runpytest(f"{option}= ")
         assert result.ret == pytest.ExitCode.USAGE_ERROR

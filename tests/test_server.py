@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from fiveup.contract.engine import JSON, Engine, EngineInfo
-from fiveup.errors import UnsupportedCase
+from fiveup.errors import UnsupportedCase, UsageError
 from fiveup.harness.process import message_problem
 from fiveup.harness.server import serve
 from fiveup.reference.engine import ReferenceEngine
@@ -46,6 +46,22 @@ class Fake:
         return {"value": n}
 
 
+class Odd(Fake):
+    """Fake, and a few tallies that end in a refusal in words, an exit or an outsize answer."""
+
+    def run(self, level: str, given: dict[str, JSON]) -> dict[str, JSON]:
+        n = given.get("input")
+        if n == 1015:
+            raise UsageError("opener must be a seat from 0 to 1, not 2")
+        if n == 1030:
+            raise SystemExit(3)
+        if n == 1020:
+            return {"value": "x" * (1 << 20)}
+        if n == 1025:
+            return {"value": int("9" * 4300) * 10}
+        return super().run(level, given)
+
+
 def run(request: dict[str, Any], seq: int) -> dict[str, Any]:
     return {"cmd": "run", "seq": seq, "level": "scoring", **request}
 
@@ -64,6 +80,7 @@ def talk(
 
 
 START = {"cmd": "start", "protocol": 1}
+STOP = {"cmd": "stop"}
 READY = {
     "ready": True,
     "protocol": 1,
@@ -127,6 +144,32 @@ def test_engine_failures_become_replies() -> None:
     ]
     assert "a stray print" in err  # sent to stderr, not into the protocol stream
     assert len(engine.calls) == 5
+
+
+def test_a_refusal_in_words_a_reply_too_long_and_a_number_too_long_are_errored_plainly() -> None:
+    _, replies, _ = talk(
+        [START]
+        + [run({"given": {"function": "tally", "input": n}}, n) for n in (1015, 1020, 1025)],
+        Odd(),
+    )
+    assert replies[1:] == [
+        {"seq": 1015, "errored": "opener must be a seat from 0 to 1, not 2"},  # no "UsageError: "
+        {
+            "seq": 1020,
+            "errored": "the observation is a line of 1,048,615 bytes, "
+            "over the 1 MiB a line may have",
+        },
+        {
+            "seq": 1025,
+            "errored": "the observation is not JSON: a whole number of over 4,300 digits",
+        },
+    ]
+    _, replies, _ = talk(
+        [START, run({"given": {"function": "tally", "input": 1030}}, 9), STOP], Odd()
+    )
+    assert replies[1] == {"seq": 9, "errored": "SystemExit: 3"} and replies[2] == {"stopped": True}
+    _, replies, _ = talk([START, {"cmd": "x" * 100_000, "seq": 1}])
+    assert len(replies[1]["errored"]) < 120
 
 
 def test_a_level_the_engine_does_not_play_is_unsupported() -> None:
