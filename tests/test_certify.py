@@ -55,3 +55,24 @@ def test_fiveup_cli_certify_writes_its_report_baseline_and_badge_all_or_none(
     assert main(argv, stdout=io.StringIO(), stderr=err) == 2
     assert f"--badge {badge}: cannot be written: No space left on device" in err.getvalue()
     assert report.read_text(encoding="utf-8") == "old report" and not baseline.exists()
+
+
+def test_fiveup_cli_certify_puts_the_html_reports_spec_copy_in_place_with_its_files_or_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    from fiveup.cli import main
+
+    page, badge = tmp_path / "report.html", tmp_path / "badge.json"
+    copy = tmp_path / "report-spec"
+    copy.mkdir()
+    (copy / "index.html").write_text("the old copy", encoding="utf-8")
+    disk_full_at(monkeypatch, badge)
+    argv = ["certify", "--fresh", "0", "--format", "html", "--output", str(page)]
+    assert main([*argv, "--badge", str(badge)], stdout=io.StringIO(), stderr=io.StringIO()) == 2
+    assert (copy / "index.html").read_text(encoding="utf-8") == "the old copy"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report-spec"]  # no page, no staging
+    assert main(argv, stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    assert page.is_file() and "the old copy" not in (copy / "index.html").read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report-spec", "report.html"]

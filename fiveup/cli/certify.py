@@ -35,7 +35,7 @@ from .common import (
     write_all_atomically,
 )
 from .options import a_file, count, mebibytes, seconds, seed
-from .spec_copy import check_site, spec_copy_folder, write_spec_copy
+from .spec_copy import check_site, spec_copy_folder, stage_spec_copy
 from .tally import tally_text
 
 DEFAULT_FRESH = 5
@@ -273,15 +273,14 @@ def _rerun_args(args: argparse.Namespace) -> list[str]:
 
 
 def _report(result: Run, args: argparse.Namespace, site: str | None) -> str:
-    """The report in ``--format``; ``site``: the checked ``--site`` (html only)."""
+    """The report in ``--format``; ``site``: the checked ``--site``, or the copy's (html)."""
     if args.format == "json":
         return json_report(result, _rerun_args(args))
     if args.format == "junit":
         return junit_report(result)
     tally = tally_text if args.tally else None
     if args.format == "html":
-        linked = site or write_spec_copy(args.output)
-        return html_report(result, _rerun_args(args), tally=tally, site=linked)
+        return html_report(result, _rerun_args(args), tally=tally, site=site)
     return text_report(result, _rerun_args(args), tally=tally, verbose=args.verbose)
 
 
@@ -398,9 +397,20 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         check_writable(getattr(args, option), f"--{option.replace('_', '-')}")
     _check_distinct(args)
     result = _certify(args)
-    text = _report(result, args, site)
-    outputs = [(args.output, text, "--output")] if args.output else []
-    write_all_atomically(outputs + _extras(result, args, streams))  # all of them, or none
+    copy = None
+    if args.format == "html" and site is None:  # built now, put in place with the files
+        copy = stage_spec_copy(args.output)
+        site = copy.target.name
+    try:
+        text = _report(result, args, site)
+        outputs = [(args.output, text, "--output")] if args.output else []
+        write_all_atomically(outputs + _extras(result, args, streams))  # all of them, or none
+    except BaseException:
+        if copy is not None:
+            copy.discard()
+        raise
+    if copy is not None:
+        copy.commit()
     if not args.output:
         streams.stdout.write(text)
     elif args.format != "text":

@@ -24,8 +24,11 @@ from fiveup.site.build import write_site
 
 __all__ = [
     "SITE_MARK",
+    "StagedSite",
     "check_site",
     "spec_copy_folder",
+    "stage_site",
+    "stage_spec_copy",
     "tables_of",
     "write_site_whole",
     "write_spec_copy",
@@ -65,11 +68,17 @@ def spec_copy_folder(output: Path) -> Path:
 
 def write_spec_copy(output: Path) -> str:
     """Write the site beside ``output`` whole, replacing an earlier copy; its relative link."""
+    staged = stage_spec_copy(output)
+    staged.commit()
+    return staged.target.name
+
+
+def stage_spec_copy(output: Path) -> StagedSite:
+    """The site for beside ``output``, built and not yet in place (:meth:`StagedSite.commit`)."""
     target = spec_copy_folder(output)
     if target.is_symlink() or (target.exists() and not target.is_dir()):
         raise UsageError(f"--output: {printable(str(target))} is in the way of the spec's copy")
-    write_site_whole(target, "--output", f"the spec's copy {printable(str(target))}")
-    return target.name
+    return stage_site(target, "--output", f"the spec's copy {printable(str(target))}")
 
 
 SITE_MARK = ".fiveup-site"
@@ -84,6 +93,47 @@ def write_site_whole(target: Path, option: str, what: str, *, only_a_site: bool 
     (:func:`_a_site`): a folder of other files (``/``, a home, the package's own ``spec/``)
     is refused, never replaced.
     """
+    staged = stage_site(target, option, what, only_a_site=only_a_site)
+    staged.commit()
+    return staged.files
+
+
+class StagedSite:
+    """A site built in a new folder beside its ``target``, not yet in place.
+
+    :meth:`commit` renames it into place (an earlier site there is removed); :meth:`discard`
+    removes it.
+    """
+
+    def __init__(self, target: Path, fresh: Path, files: int, option: str, what: str) -> None:
+        """The site built in ``fresh`` for ``target``, of ``files`` files."""
+        self.target, self.fresh, self.files = target, fresh, files
+        self._option, self._what = option, what
+
+    def commit(self) -> None:
+        """Put the site in place of ``target``; UsageError naming the option if it cannot be."""
+        parent = self.fresh.parent
+        try:
+            old = None
+            if self.target.exists():
+                old = Path(tempfile.mkdtemp(prefix=f".{self.target.name}.old.", dir=parent))
+                os.replace(self.target, old / "spec")
+            os.replace(self.fresh, self.target)
+            if old is not None:
+                shutil.rmtree(old, ignore_errors=True)
+        except OSError as exc:
+            self.discard()
+            said = f"{self._option}: cannot write {self._what}: {exc.strerror or exc}"
+            raise UsageError(said) from None
+
+    def discard(self) -> None:
+        """Remove the built site (it was never put in place, or is now)."""
+        if self.fresh.exists():
+            shutil.rmtree(self.fresh, ignore_errors=True)
+
+
+def stage_site(target: Path, option: str, what: str, *, only_a_site: bool = False) -> StagedSite:
+    """The spec site for ``target``, built beside it (see :func:`write_site_whole`)."""
     if only_a_site and target.is_dir() and not _a_site(target):
         try:
             holds = next(target.iterdir(), None) is not None
@@ -98,27 +148,23 @@ def write_site_whole(target: Path, option: str, what: str, *, only_a_site: bool 
     try:
         fresh = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
     except OSError as exc:
-        raise UsageError(f"{option}: cannot write beside it: {exc.strerror or exc}") from None
+        raise UsageError(
+            f"{option}: cannot write beside {printable(str(target))}: {exc.strerror or exc}"
+        ) from None
     try:
         # the reference's whole tables, as render spec draws them
         written = write_site(fresh, table=tables_of(load_engine(DEFAULT_ENGINE)))
         (fresh / SITE_MARK).write_text("written by fiveup: replaced whole by the next site\n")
         os.chmod(fresh, 0o777 & ~_umask())
-        old = None
-        if target.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=parent))
-            os.replace(target, old / "spec")
-        os.replace(fresh, target)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    except UsageError as exc:  # write_site's own, named after the folder being built
-        raise UsageError(f"{option}: cannot write {what}: {str(exc).rpartition(': ')[2]}") from None
-    except OSError as exc:
-        raise UsageError(f"{option}: cannot write {what}: {exc.strerror or exc}") from None
-    finally:
-        if fresh.exists():
-            shutil.rmtree(fresh, ignore_errors=True)
-    return len(written) + 1  # and the mark
+    except (UsageError, OSError) as exc:
+        shutil.rmtree(fresh, ignore_errors=True)
+        why = (
+            str(exc).rpartition(": ")[2]  # write_site's own, named after the folder being built
+            if isinstance(exc, UsageError)
+            else exc.strerror or str(exc)
+        )
+        raise UsageError(f"{option}: cannot write {what}: {why}") from None
+    return StagedSite(target, fresh, len(written) + 1, option, what)  # and the mark
 
 
 def _a_site(folder: Path) -> bool:
