@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import yaml
 
@@ -20,7 +20,15 @@ from .runner import CaseResult, Status
 from .sources import MAX_PROBLEMS, TOO_MANY_PROBLEMS, key_text, pointer, read_yaml
 from .text import printable
 
-__all__ = ["Baseline", "Outcome", "Verdict", "baseline_text", "judge", "load_expected_failures"]
+__all__ = [
+    "FRESH_ID",
+    "Baseline",
+    "Outcome",
+    "Verdict",
+    "baseline_text",
+    "judge",
+    "load_expected_failures",
+]
 
 
 class Baseline(dict[str, str]):
@@ -49,14 +57,15 @@ class Baseline(dict[str, str]):
         if self.seed is not None:
             return self.seed
         for case_id in self:
-            match = _FRESH_ID.match(case_id)
+            match = FRESH_ID.match(case_id)
             if match:
                 return int(match.group(2))
         return None
 
 
-_FRESH_ID = re.compile(r"^fresh\.([a-z]+)\.s([0-9]{1,19})-([0-9]{1,9})$")
-"""A fresh case's ID (``fresh.<level>.s<seed>-<index>``): a baseline may list one."""
+FRESH_ID: Final = re.compile(r"^fresh\.([a-z]+)\.s([0-9]{1,19})-([0-9]{1,9})$")
+"""A fresh case's ID (``fresh.<level>.s<seed>-<index>``): a baseline may list one, a report
+reruns one by its seed and index."""
 _STATUSES = ("fail", "error", "unsupported")
 SEED_KEY = "fresh_seed"
 """The key of a baseline that names the seed of its run's fresh cases (the same run again
@@ -128,7 +137,7 @@ def _baseline(src: Any, corpus: Corpus) -> tuple[Baseline, list[str]]:
                 problems.append(f"{where}: {SEED_KEY} must be a whole number from 0 to 2**63-1")
             seeds.add(str(seed))
             continue
-        fresh = _FRESH_ID.match(case_id) if isinstance(case_id, str) else None
+        fresh = FRESH_ID.match(case_id) if isinstance(case_id, str) else None
         if fresh is not None and fresh.group(1) in levels:
             if _seed(int(fresh.group(2))) is None:
                 problems.append(f"{where}: {case_id}: a fresh case's seed is at most 2**63-1")

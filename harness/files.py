@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["write_together", "write_whole"]
+__all__ = ["umask", "write_together", "write_whole"]
 
 
 def write_whole(target: Path, data: str | bytes) -> None:
@@ -62,9 +62,9 @@ def _staged(target: Path, data: str | bytes) -> str:
         try:
             before = os.stat(target, follow_symlinks=False)
         except FileNotFoundError:  # mkstemp makes 0600; a new output is an ordinary file
-            os.chmod(tmp, 0o666 & ~_umask())
+            os.chmod(tmp, 0o666 & ~umask())
         else:
-            kept = before.st_mode if stat.S_ISREG(before.st_mode) else 0o666 & ~_umask()
+            kept = before.st_mode if stat.S_ISREG(before.st_mode) else 0o666 & ~umask()
             os.chmod(tmp, stat.S_IMODE(kept) & 0o777)  # not a setuid bit, nor the sticky one
             if before.st_uid != os.geteuid() or before.st_gid != os.getegid():
                 with contextlib.suppress(OSError):  # only root may give a file away
@@ -75,7 +75,8 @@ def _staged(target: Path, data: str | bytes) -> str:
     return tmp
 
 
-def _umask() -> int:
+def umask() -> int:
+    """The process's umask (reading it means setting it: it is set back at once)."""
     mask = os.umask(0)
     os.umask(mask)
     return mask

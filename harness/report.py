@@ -18,6 +18,7 @@ from fiveup.contract.schemas import clip
 
 from .certify import Conclusion, Counts, LeftOut, Outcome, Run, Verdict
 from .compare import Difference
+from .expectations import FRESH_ID
 from .levels import LEVELS
 from .spec_index import spec_rules, spec_sections
 from .text import cut, json_text, printable
@@ -92,19 +93,16 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-_FRESH_ID = re.compile(r"^fresh\.[a-z_]+\.s([0-9]{1,19})-([0-9]{1,9})$")  # as baselines
-
-
 def rerun_command(engine_args: list[str], case_id: str) -> str:
     """The command that reruns one case, the same for every report.
 
     A corpus case is picked by ``--case``; a fresh case (``fresh.<level>.s<seed>-<index>``) is
     in no corpus, so it is made again: its seed, and enough fresh cases to reach its index.
     """
-    fresh = _FRESH_ID.match(case_id)
+    fresh = FRESH_ID.match(case_id)
     if fresh is None:
         return shell_join(["fiveup", "certify", *engine_args, "--case", case_id])
-    seed, index = fresh.groups()
+    _, seed, index = fresh.groups()
     again = ["--fresh", str(int(index) + 1), "--seed", seed]
     return shell_join(["fiveup", "certify", *engine_args, *again])
 

@@ -18,6 +18,7 @@ from fiveup.contract.engine import DEFAULT_ENGINE, JSON, Engine
 from fiveup.errors import FiveUpError, UsageError
 from fiveup.harness.certify import load_engine
 from fiveup.harness.corpus import Case
+from fiveup.harness.files import umask
 from fiveup.harness.levels import LEVELS
 from fiveup.harness.text import printable
 from fiveup.site.build import write_site
@@ -155,7 +156,7 @@ def stage_site(target: Path, option: str, what: str, *, only_a_site: bool = Fals
         # the reference's whole tables, as render spec draws them
         written = write_site(fresh, table=tables_of(load_engine(DEFAULT_ENGINE)))
         (fresh / SITE_MARK).write_text("written by fiveup: replaced whole by the next site\n")
-        os.chmod(fresh, 0o777 & ~_umask())
+        os.chmod(fresh, 0o777 & ~umask())
     except (UsageError, OSError) as exc:
         shutil.rmtree(fresh, ignore_errors=True)
         why = (
@@ -175,9 +176,3 @@ def _a_site(folder: Path) -> bool:
     return (folder / SITE_MARK).is_file() or all(
         (folder / page).is_file() for page in ("index.html", "fixture-format.html")
     )
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
