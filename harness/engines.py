@@ -18,7 +18,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType, ModuleType
-from typing import Any
+from typing import Any, Final
 
 from fiveup import PROTOCOL_VERSION
 from fiveup.contract.engine import (
@@ -45,10 +45,12 @@ from .text import cut, printable, quoted
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "NO_ANSWER",
     "TimedEngine",
     "close_engine",
     "handshake",
     "load_engine",
+    "no_answer",
     "open_engine",
     "start_now",
     "startup_hint",
@@ -227,6 +229,15 @@ def open_engine(
     return TimedEngine(engine, timeout)
 
 
+NO_ANSWER: Final = "the engine did not answer within"
+"""How an in-process engine's timeout is told: ``the engine did not answer within 10 s``."""
+
+
+def no_answer(seconds: float) -> EngineError:
+    """The error of an in-process engine that did not answer within ``seconds``."""
+    return EngineError(f"{NO_ANSWER} {seconds:g} s")
+
+
 class TimedEngine:
     """An in-process engine whose every call is cut off after ``timeout`` seconds.
 
@@ -245,7 +256,7 @@ class TimedEngine:
             return
 
         def expire(signum: int, frame: FrameType | None) -> None:
-            raise EngineError(f"the engine did not answer within {self.timeout:g} s")
+            raise no_answer(self.timeout)
 
         previous = signal.signal(signal.SIGALRM, expire)
         signal.setitimer(signal.ITIMER_REAL, self.timeout)

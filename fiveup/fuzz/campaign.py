@@ -52,7 +52,7 @@ from fiveup.contract.schemas import clip
 from fiveup.errors import EngineError, UsageError
 from fiveup.harness.compare import same_json
 from fiveup.harness.corpus import Case
-from fiveup.harness.engines import TimedEngine
+from fiveup.harness.engines import NO_ANSWER, TimedEngine, no_answer
 from fiveup.harness.files import write_whole
 from fiveup.harness.levels import LEVELS, Claims, LevelSpec, optional_feature
 from fiveup.harness.lint import FRESH_PREFIX, implied_decisions
@@ -688,7 +688,7 @@ def _timed_out(result: CaseResult) -> bool:
     """An error of an engine that did not answer in time (or was not asked again after)."""
     said = result.message
     return result.status is Status.ERROR and (
-        said.startswith(_TIMED_OUT) or said.startswith("the engine did not answer within")
+        said.startswith(_TIMED_OUT) or said.startswith(NO_ANSWER)
     )
 
 
@@ -756,7 +756,7 @@ def _armed(candidate: Engine) -> Iterator[Engine]:
     armed = _Armed(candidate)
 
     def expire(signum: int, frame: FrameType | None) -> None:
-        raise EngineError(f"the engine did not answer within {armed.timeout:g} s")
+        raise no_answer(armed.timeout)
 
     previous = signal.signal(signal.SIGALRM, expire)
     try:
