@@ -32,10 +32,15 @@ def write_together(files: Sequence[tuple[Path, str | bytes]]) -> None:
     """:func:`write_whole` of several files, all or none.
 
     Each is renamed into place only once every one of them is written: a full disk at the last
-    leaves the first as they were. An OSError names the file that could not be written as its
-    ``filename``.
+    leaves the first as they were. When a rename fails (a folder made at an output's name
+    meanwhile) or the run is interrupted among the renames, the files already renamed are put
+    back as they were: each old file is kept under a hard link until every rename is done, and
+    a file that was not there is removed again. An OSError names the file that could not be
+    written as its ``filename``.
     """
     staged: list[tuple[str, Path]] = []
+    kept: list[tuple[Path, str | None]] = []
+    """Each target renamed over so far, and its old file as :func:`_kept` kept it."""
     try:
         for target, data in files:
             try:
@@ -43,13 +48,75 @@ def write_together(files: Sequence[tuple[Path, str | bytes]]) -> None:
             except OSError as exc:
                 raise OSError(exc.errno, exc.strerror or str(exc), str(target)) from None
         for tmp, target in staged:  # last, and rarely failing: one that does names its file
+            old = _kept(target)
             try:
                 os.replace(tmp, target)
-            except OSError as exc:
-                raise OSError(exc.errno, exc.strerror or str(exc), str(target)) from None
+            except BaseException as exc:
+                _forget(old)
+                if isinstance(exc, OSError):
+                    raise OSError(exc.errno, exc.strerror or str(exc), str(target)) from None
+                raise
+            kept.append((target, old))
+        done, kept = kept, []  # all in place: an interruption now puts nothing back
+        for _, old in done:
+            _forget(old)
+    except BaseException:
+        for target, old in reversed(kept):
+            _restore(target, old)
+        raise
     finally:
         for tmp, _ in staged:
             Path(tmp).unlink(missing_ok=True)
+
+
+MAX_COPIED = 64 << 20
+"""The largest old file copied to be put back where no hard link can keep it, in bytes."""
+
+
+def _kept(target: Path) -> str | None:
+    """The path of the old file at ``target``, kept beside it to be put back if need be.
+
+    None when there was none, and ``""`` when it cannot be kept (it is replaced all the same,
+    as before). Kept under a hard link; where the file system (or a protected link) refuses
+    one, a regular file is copied instead. A folder is not kept: the rename over it fails.
+    """
+    try:
+        before = os.lstat(target)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return ""
+    if stat.S_ISDIR(before.st_mode):
+        return ""
+    directory = target.parent if str(target.parent) else Path(".")
+    name = str(directory / f".{target.name}.{os.urandom(6).hex()}.old")
+    try:
+        os.link(target, name, follow_symlinks=False)
+        return name
+    except OSError:
+        pass
+    if not stat.S_ISREG(before.st_mode) or before.st_size > MAX_COPIED:
+        return ""
+    try:
+        return _staged(target, target.read_bytes())
+    except OSError:
+        return ""
+
+
+def _forget(old: str | None) -> None:
+    """Remove an old file kept by :func:`_kept`, once it is no longer to be put back."""
+    if old:
+        with contextlib.suppress(OSError):
+            os.unlink(old)
+
+
+def _restore(target: Path, old: str | None) -> None:
+    """Put back what ``target`` was before it was renamed over (or remove it: it was not there)."""
+    with contextlib.suppress(OSError):
+        if old is None:
+            os.unlink(target)
+        elif old:
+            os.replace(old, target)
 
 
 def _staged(target: Path, data: str | bytes) -> str:

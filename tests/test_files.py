@@ -75,3 +75,80 @@ def test_write_together_replaces_no_file_when_one_cannot_be_written(
     assert refused.value.filename == str(badge)
     assert report.read_text(encoding="utf-8") == "old report"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.txt"]  # no temporary file
+
+
+def test_write_together_puts_back_the_files_renamed_before_a_rename_that_fails(
+    tmp_path: Path,
+) -> None:
+    report, badge, site = tmp_path / "report.txt", tmp_path / "badge.json", tmp_path / "site"
+    report.write_text("old report", encoding="utf-8")
+    report.chmod(0o600)
+    site.mkdir()  # a folder at an output's name: its rename fails, after the first two
+    with pytest.raises(OSError) as refused:
+        write_together([(report, "new report"), (badge, "{}"), (site, "x")])
+    assert refused.value.filename == str(site)
+    assert report.read_text(encoding="utf-8") == "old report"
+    assert stat.S_IMODE(report.stat().st_mode) == 0o600
+    assert not badge.exists()  # it was not there before: it is not there after
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.txt", "site"]
+
+
+def test_write_together_puts_back_a_replaced_link_as_the_link_it_was(tmp_path: Path) -> None:
+    victim = tmp_path / "victim"
+    victim.write_text("keep", encoding="utf-8")
+    (tmp_path / "report.txt").symlink_to(victim)
+    (tmp_path / "site").mkdir()
+    with pytest.raises(OSError):
+        write_together([(tmp_path / "report.txt", "new"), (tmp_path / "site", "x")])
+    assert (tmp_path / "report.txt").is_symlink()
+    assert os.readlink(tmp_path / "report.txt") == str(victim)
+    assert victim.read_text(encoding="utf-8") == "keep"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.txt", "site", "victim"]
+
+
+def test_write_together_puts_back_what_it_renamed_when_interrupted_among_the_renames(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+    first.write_text("old first", encoding="utf-8")
+    second.write_text("old second", encoding="utf-8")
+    replace = os.replace
+
+    def interrupted_at_second(src: str, dst: Path | str) -> None:
+        if Path(dst) == second:
+            raise KeyboardInterrupt
+        replace(src, dst)
+
+    monkeypatch.setattr("fiveup.harness.files.os.replace", interrupted_at_second)
+    with pytest.raises(KeyboardInterrupt):
+        write_together([(first, "new first"), (second, "new second")])
+    monkeypatch.undo()
+    assert first.read_text(encoding="utf-8") == "old first"
+    assert second.read_text(encoding="utf-8") == "old second"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["first.txt", "second.txt"]
+
+
+def test_write_together_copies_an_old_file_no_hard_link_can_keep(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    report = tmp_path / "report.txt"
+    report.write_text("old report", encoding="utf-8")
+    (tmp_path / "site").mkdir()
+
+    def no_hard_links(*args: object, **kwargs: object) -> None:
+        raise OSError(1, "Operation not permitted")
+
+    monkeypatch.setattr("fiveup.harness.files.os.link", no_hard_links)
+    with pytest.raises(OSError):
+        write_together([(report, "new report"), (tmp_path / "site", "x")])
+    assert report.read_text(encoding="utf-8") == "old report"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.txt", "site"]
+
+
+def test_write_together_leaves_no_kept_file_after_it_succeeds(tmp_path: Path) -> None:
+    report, badge = tmp_path / "report.txt", tmp_path / "badge.json"
+    report.write_text("old report", encoding="utf-8")
+    write_together([(report, "new report"), (badge, "{}")])
+    assert report.read_text(encoding="utf-8") == "new report"
+    assert badge.read_text(encoding="utf-8") == "{}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["badge.json", "report.txt"]
