@@ -34,6 +34,8 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .polling import Credit
+
 __all__ = [
     "TOKEN_VARIABLE",
     "EndOfOutput",
@@ -50,10 +52,6 @@ __all__ = [
 ]
 
 _CHUNK = 1 << 16
-_SPUN_MAX = 8
-"""How much credit polling for a reply earns: one per reply taken while polling, less two per
-poll in vain; at zero a wait blocks at once, except every :data:`_RETRY_POLLING` waits."""
-_RETRY_POLLING = 64
 
 TOKEN_VARIABLE = "FIVEUP_ENGINE_TOKEN"
 """The environment variable that marks the processes of one engine: a fresh value per start."""
@@ -458,8 +456,7 @@ class EngineProcess:
         self._scanned = 0
         self._max_line = max_line
         self._eof = False
-        self._spun = _SPUN_MAX // 2
-        self._waits = 0
+        self._credit = Credit()
         self.tail = Tail(tail_bytes)
         self._stderr_thread = threading.Thread(
             target=_drain,
@@ -505,9 +502,9 @@ class EngineProcess:
         try:
             chunk = os.read(self._out, _CHUNK)
         except BlockingIOError:
-            if spin > 0 and timeout > 0 and self._polling():
+            if spin > 0 and timeout > 0 and self._credit.worth_polling():
                 chunk = self._spin(min(spin, timeout))
-                self._spun = min(self._spun + 1, _SPUN_MAX) if chunk is not None else self._spun - 2
+                self._credit.polled(chunk is not None)
         if chunk is None:
             if timeout <= 0 or not self._readable.select(timeout):
                 return False
@@ -520,11 +517,6 @@ class EngineProcess:
             raise EndOfOutput(bytes(self._buf))
         self._buf += chunk
         return True
-
-    def _polling(self) -> bool:
-        """Poll while polling pays (replies came while polling); now and then try again."""
-        self._waits += 1
-        return self._spun > 0 or self._waits % _RETRY_POLLING == 0
 
     def _spin(self, seconds: float) -> bytes | None:
         """What the pipe gives within ``seconds`` of polling (None: nothing yet)."""

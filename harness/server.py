@@ -34,6 +34,8 @@ from fiveup.contract.messages import (
 from fiveup.contract.schemas import given_problem
 from fiveup.errors import FiveUpError, UnsupportedCase
 
+from .polling import InputPoller
+
 __all__ = ["serve"]
 
 
@@ -71,8 +73,16 @@ MAX_LINE = 1 << 20
 
 
 def _lines(stdin: TextIO, limit: int) -> Iterator[str | None]:
-    """The input's lines, each read at most ``limit`` characters at a time (None: too long)."""
+    """The input's lines, each read at most ``limit`` characters at a time (None: too long).
+
+    From a pipe or a socket, the next line is polled for a moment before the read blocks
+    (:class:`~fiveup.harness.polling.InputPoller`): a harness sends its next request soon
+    after the last reply, and a server woken up for each costs the harness a wake-up a case.
+    """
+    poller = InputPoller.of(stdin)
     while True:
+        if poller is not None:
+            poller.wait()
         line = stdin.readline(limit + 1)
         if not line:
             return

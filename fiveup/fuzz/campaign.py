@@ -56,6 +56,7 @@ from fiveup.harness.engines import NO_ANSWER, TimedEngine, no_answer
 from fiveup.harness.files import write_whole
 from fiveup.harness.levels import LEVELS, Claims, LevelSpec, optional_feature
 from fiveup.harness.lint import FRESH_PREFIX, implied_decisions
+from fiveup.harness.polling import SPIN
 from fiveup.harness.process import Failure
 from fiveup.harness.runner import CaseResult, Status, run_case
 from fiveup.harness.text import quoted
@@ -517,9 +518,6 @@ class _Failing:
         raise self.failure
 
 
-_SPIN: Final = 0.0002
-"""Seconds to poll for a reply before blocking: the harness has made the next case and the
-engine is about to answer; being woken up instead costs tens of microseconds a request."""
 _TRIES: Final = 20
 """Replies compared byte for byte with the baseline's before giving up when none matched."""
 
@@ -644,7 +642,7 @@ class _Pipeline:
         """Judge the reply to the job's request; None when its replay was sent."""
         known = job.known
         try:
-            observed = self.pipe.collect(_SPIN)
+            observed = self.pipe.collect(SPIN)
         except Exception as exc:  # the runner says what the engine did
             job.failure = exc
             return self.failed(job)
