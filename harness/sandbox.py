@@ -32,6 +32,9 @@ from pathlib import Path
 
 from fiveup.errors import UsageError
 
+from .sources import read_bounded
+from .text import quoted
+
 __all__ = [
     "IN_PROCESS_REFUSAL",
     "NAMESPACES",
@@ -153,8 +156,10 @@ class Sandbox:
             words += ["--tmpfs", str(folder)]
         system = [Path(d) for d in SYSTEM_DIRS]
         named = [*_named(argv, here), *_suite_code(), *_pythons()]
+        beside = [_beside(p, private) for p in named]
+        exact = _venv_installation(argv, here)  # files of the host: bound alone, not their folder
         for path in _outermost(
-            _beside(p, private) for p in named if not any(_inside(p, d) for d in system)
+            p for p in [*beside, *exact] if not any(_inside(p, d) for d in system)
         ):
             words += ["--ro-bind", str(path), str(path)]
         for path in hidden:  # last: a path bound back above is hidden again
@@ -260,10 +265,9 @@ def _named(argv: Sequence[str], cwd: Path) -> list[Path]:
     """
     named: list[Path] = [cwd]
     program = shutil.which(argv[0]) if os.sep not in argv[0] else argv[0]
-    if program is not None:
-        venv = _absolute(program, cwd).parent.parent
-        if (venv / "pyvenv.cfg").is_file():
-            named += [venv, *_venv_home(venv)]
+    venv = _venv_of(argv, cwd)
+    if venv is not None:
+        named.append(venv)
     for word in [program or argv[0], *argv[1:]]:
         path = _absolute(word, cwd)
         try:
@@ -309,18 +313,88 @@ def _pythons() -> list[Path]:
     return [Path(p) for p in sorted(found) if p]
 
 
+def _venv_of(argv: Sequence[str], cwd: Path) -> Path | None:
+    """The Python virtual environment the engine's program lies in (``venv/bin/program``)."""
+    program = shutil.which(argv[0]) if os.sep not in argv[0] else argv[0]
+    if program is None:
+        return None
+    venv = _absolute(program, cwd).parent.parent
+    return venv if (venv / "pyvenv.cfg").is_file() else None
+
+
+def _venv_installation(argv: Sequence[str], cwd: Path) -> list[Path]:
+    """What the engine's virtual environment runs on, if it lies in one (:func:`_venv_home`)."""
+    venv = _venv_of(argv, cwd)
+    return [] if venv is None else _venv_home(venv)
+
+
+MAX_VENV_CONFIG = 64 << 10
+"""The largest ``pyvenv.cfg`` read, in bytes (Python writes a few hundred)."""
+_MAX_LIB_ENTRIES = 1000
+
+
 def _venv_home(venv: Path) -> list[Path]:
-    """The installation a virtual environment's ``home`` line names (its standard library)."""
-    try:
-        config = (venv / "pyvenv.cfg").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return []
-    for line in config.splitlines():
+    """The parts of the installation a virtual environment's ``home`` line names that it runs on.
+
+    ``home`` is the folder of the interpreter the environment was made from; what is bound is
+    the ``python*`` programs there and their installation's ``lib`` (the standard library), and
+    only when that ``lib`` holds one: the file lies in the engine's own folder, so its author
+    must not choose what of the host the sandbox shows (``home = /anything`` named the whole
+    host when the parent of ``home`` was bound).
+    """
+    path = venv / "pyvenv.cfg"
+    config = read_bounded(path, MAX_VENV_CONFIG)
+    if isinstance(config, str):
+        raise UsageError(
+            f"--sandbox: {quoted(str(path))}, the engine's virtual environment, {config}"
+        )
+    for line in config.decode("utf-8", "replace").splitlines():
         key, _, value = line.partition("=")
         if key.strip() == "home" and value.strip():
             home = Path(value.strip())
-            return [home.parent] if home.is_absolute() and home.parent != home else []
+            if not home.is_absolute() or os.path.normpath(home) != str(home):
+                return []
+            lib = home.parent / "lib"
+            interpreters = _interpreters(home)
+            return [*interpreters, lib] if interpreters and _holds_stdlib(lib) else []
     return []
+
+
+def _interpreters(home: Path) -> list[Path]:
+    """The ``python*`` programs in ``home`` (a virtual environment's ``python`` links to one).
+
+    The files alone are bound, not their folder: ``home`` could be any folder of the host.
+    """
+    found: list[Path] = []
+    try:
+        with os.scandir(home) as entries:
+            for count, entry in enumerate(entries):
+                if count >= _MAX_LIB_ENTRIES:
+                    break
+                if entry.name.startswith("python") and entry.is_file():
+                    found.append(Path(entry.path))
+    except OSError:
+        return []
+    return sorted(found)
+
+
+def _holds_stdlib(lib: Path) -> bool:
+    """Whether ``lib`` holds a Python standard library: a ``python3.*/os.py``.
+
+    Looked up among at most :data:`_MAX_LIB_ENTRIES` of its entries.
+    """
+    try:
+        with os.scandir(lib) as entries:
+            for count, entry in enumerate(entries):
+                if count >= _MAX_LIB_ENTRIES:
+                    return False
+                if entry.name.startswith("python3") and os.path.isfile(
+                    os.path.join(entry.path, "os.py")
+                ):
+                    return True
+    except OSError:
+        return False
+    return False
 
 
 def _beside(path: Path, private: Sequence[Path]) -> Path:

@@ -569,6 +569,24 @@ def test_an_engine_named_by_its_path_finds_what_lies_beside_it_in_the_sandbox(
     assert main(argv, stdout=out, stderr=io.StringIO()) == 0, out.getvalue()
 
 
+@needs_sandbox
+def test_a_pyvenv_cfg_beside_the_engine_does_not_widen_the_sandbox(tmp_path: Path) -> None:
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "key.txt").write_text("TOPSECRET", encoding="utf-8")
+    engine = tmp_path / "evil" / "bin" / "engine"
+    engine.parent.mkdir(parents=True)
+    engine.write_text(f'#!/bin/sh\necho "LEAKED: $(cat {secret}/key.txt)" >&2\nexit 3\n')
+    engine.chmod(0o755)
+    (tmp_path / "evil" / "pyvenv.cfg").write_text("home = /anything\n", encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["certify", "--engine-cmd", str(engine), "--sandbox", *ONE]
+    assert main(argv, stdout=out, stderr=err) == 1
+    said = out.getvalue() + err.getvalue()
+    assert "LEAKED" in said  # the engine ran, and said what it could read
+    assert "TOPSECRET" not in said
+
+
 @pytest.mark.parametrize("engine", [["--engine", "reference"], []])
 def test_an_in_process_engine_cannot_be_sandboxed(engine: list[str]) -> None:
     err = io.StringIO()
