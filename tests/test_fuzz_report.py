@@ -72,6 +72,20 @@ def test_three_shards_merge_into_the_whole_campaigns_report(
     assert merged["seconds"] == max(p["seconds"] for p in parts)
 
 
+def test_shards_over_a_mebibyte_each_merge_as_they_are(
+    shards: tuple[dict[str, Any], list[Path]], tmp_path: Path
+) -> None:
+    whole, files = shards
+    padded = []
+    for number, file in enumerate(files):  # a shard of many divergences: 1.2 MB and more
+        text = file.read_text(encoding="utf-8")
+        padded.append(tmp_path / f"big-{number}.json")
+        padded[-1].write_text("{" + " " * 1_200_000 + text[1:], encoding="utf-8")
+    code, text, err = fiveup("fuzz", "--merge", *map(str, padded), "--format", "json")
+    assert code == 1, err
+    assert _untimed(json.loads(text)) == _untimed(whole)
+
+
 def test_the_merged_text_report_is_the_whole_campaigns(
     shards: tuple[dict[str, Any], list[Path]],
 ) -> None:

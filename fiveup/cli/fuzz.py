@@ -369,15 +369,15 @@ def _read_reports(paths: list[Path]) -> list[tuple[str, object]]:
     size = values = 0
     for path in paths:
         name = printable(str(path))
-        raw = read_bounded(path)
-        if isinstance(raw, str):
-            raise UsageError(f"--merge {name}: {raw}")
-        size += len(raw)
-        if size > MERGE_MAX_BYTES:
+        if size and _size(path) > MERGE_MAX_BYTES - size:
             raise UsageError(
                 f"--merge {name}: not read: the reports up to this one hold more than "
                 f"{MERGE_MAX_BYTES >> 20} MiB together"
             )
+        raw = read_bounded(path, MERGE_MAX_BYTES - size)  # a shard may be large: the sum is bound
+        if isinstance(raw, str):
+            raise UsageError(f"--merge {name}: {raw}")
+        size += len(raw)
         if values_over(raw, MERGE_MAX_VALUES - values):
             raise UsageError(
                 f"--merge {name}: not read: the reports up to this one hold more than "
@@ -392,6 +392,14 @@ def _read_reports(paths: list[Path]) -> list[tuple[str, object]]:
         values += _values(data)
         named.append((name, data))
     return named
+
+
+def _size(path: Path) -> int:
+    """The size of the file at ``path`` (0 when it cannot be seen: reading it says why)."""
+    try:
+        return os.stat(path).st_size
+    except (OSError, ValueError):
+        return 0
 
 
 def _values(data: object) -> int:
