@@ -18,7 +18,7 @@ from .corpus import Corpus
 from .levels import Claims, optional_feature
 from .runner import CaseResult, Status
 from .sources import MAX_PROBLEMS, TOO_MANY_PROBLEMS, key_text, pointer, read_yaml
-from .text import printable
+from .text import cut, printable
 
 __all__ = [
     "FRESH_ID",
@@ -68,6 +68,11 @@ FRESH_ID: Final = re.compile(r"^fresh\.([a-z]+)\.s([0-9]{1,19})-([0-9]{1,9})$")
 reruns one by its seed and index."""
 _STATUSES = ("fail", "error", "unsupported")
 SEED_KEY = "fresh_seed"
+MAX_REASON_CHARS: Final = 300
+"""The most characters of a failure's first difference (or message) written as its reason."""
+MAX_BASELINE_BYTES: Final = 8 << 20
+"""The largest expected-failures file read: one that ``--write-expected-failures`` writes for
+every case of ``--fresh 1000`` failing, its reasons at :data:`MAX_REASON_CHARS`, is under 3 MB."""
 """The key of a baseline that names the seed of its run's fresh cases (the same run again
 plays the same ones)."""
 
@@ -103,9 +108,10 @@ def load_expected_failures(path: Path, corpus: Corpus) -> Baseline:
     An entry is a reason (``id: reason``, the 1.0 form) or ``id: {status: S, reason: R}`` with
     the status the case had when the file was written. An ID is a case of the corpus or a fresh
     case (``fresh.layout.s7-3``); all fresh entries have one seed. The file is read as fixture
-    files are, within the same limits (spec/fixtures.md, "Limits").
+    files are, within the same limits (spec/fixtures.md, "Limits") but for its size, which may
+    be up to :data:`MAX_BASELINE_BYTES`.
     """
-    src = read_yaml(path)
+    src = read_yaml(path, MAX_BASELINE_BYTES)
     if src.problems:
         raise UsageError("\n".join(p.text for p in src.problems))
     if src.data is None:
@@ -250,7 +256,8 @@ def baseline_text(run: Any) -> str:
         result = outcome.result
         reason = result.differences[0].text if result.differences else result.message
         first = reason.splitlines()[0] if reason and reason.strip() else "fails"
-        first = printable(first)  # an engine's text: read back, a control's escape is refused
+        # an engine's text: read back, a control's escape is refused; long, it is cut
+        first = cut(printable(first), MAX_REASON_CHARS)
         if outcome.verdict is Verdict.XFAILED and outcome.reason.strip():
             first = outcome.reason  # as read from a baseline: it reads back
         entry = yaml.safe_dump(

@@ -443,15 +443,12 @@ def _case_lines(o: Outcome, engine_args: list[str], tally: TallyWriter | None = 
         f"  rules: {', '.join(case.rules)}; counted under {o.result.rule}",
         *_rule_line(o.result.rule),
     ]
+    listed = f"  listed as an expected failure ({cut(printable(o.reason), 300)}) but it"
     if o.verdict is Verdict.XPASSED:
-        out.append(
-            f"  listed as an expected failure ({printable(o.reason)}) but it passes now: "
-            "remove it from the list"
-        )
+        out.append(f"{listed} passes now: remove it from the list")
     if o.verdict is Verdict.CHANGED:
         out.append(
-            f"  listed as an expected failure ({printable(o.reason)}) but it fails in another "
-            f"way now ({o.result.status.value}): write the baseline again"
+            f"{listed} fails in another way now ({o.result.status.value}): write the baseline again"
         )
     if o.result.message and not o.result.differences:
         out += [f"  {line}" for line in o.result.message.splitlines()]  # an engine's stderr too
@@ -500,9 +497,10 @@ def known_reason(o: Outcome) -> str:
     result = o.result
     now = result.differences[0].text if result.differences else result.message
     first = now.splitlines()[0] if now.strip() else ""  # as the baseline writes it
+    reason = cut(printable(o.reason), 300)
     if not first or first in o.reason:
-        return printable(o.reason)
-    return f"{printable(o.reason)} (now: {cut(printable(first), 300)})"
+        return reason
+    return f"{reason} (now: {cut(printable(first), 300)})"
 
 
 def _declined(model: ReportModel) -> list[str]:

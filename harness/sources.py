@@ -703,10 +703,10 @@ def _compose(text: str, src: SourceFile) -> None:
         loader.dispose()
 
 
-def read_yaml(path: Path) -> SourceFile:
-    """Read one YAML file safely and within the limits; problems, never exceptions."""
+def read_yaml(path: Path, limit: int = MAX_FILE_BYTES) -> SourceFile:
+    """Read one YAML file of at most ``limit`` bytes safely, within the limits; never raises."""
     src = SourceFile(path, None)
-    raw = read_bounded(path)
+    raw = read_bounded(path, limit)
     if isinstance(raw, str):
         src.refuse(0, raw)
         return src

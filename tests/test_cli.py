@@ -568,3 +568,34 @@ def test_certify_writes_no_spec_copy_of_the_corpus_into_a_fixtures_folder(tmp_pa
         )[0]
         == 0
     )
+
+
+def test_certify_reads_back_a_baseline_of_every_fresh_case_erroring_at_length(
+    tmp_path: Path,
+) -> None:
+    engine = tmp_path / "errs.py"
+    engine.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['cmd'] == 'start':\n"
+        "        levels = ['scoring', 'layout', 'round', 'match', 'moves']\n"
+        "        info = {'name': 'errs', 'version': '1', 'levels': levels}\n"
+        "        print(json.dumps({'ready': True, 'protocol': 1, 'engine': info}), flush=True)\n"
+        "    elif m['cmd'] == 'run':\n"
+        "        print(json.dumps({'seq': m['seq'], 'errored': 'E' * 3000}), flush=True)\n"
+        "    else:\n"
+        "        print(json.dumps({'stopped': True}), flush=True)\n"
+        "        break\n",
+        encoding="utf-8",
+    )
+    baseline = tmp_path / "errs.yaml"
+    args = ["certify", "--engine-cmd", f"{shlex.quote(sys.executable)} {engine}", "--fresh", "200"]
+    code, _, err = run(*args, "--write-expected-failures", str(baseline))
+    assert code == 1, err
+    written = yaml.safe_load(baseline.read_text(encoding="utf-8"))
+    assert len(written) == 1 + 226 + 5 * 200  # the seed, and every case of the run
+    assert max(len(entry["reason"]) for key, entry in written.items() if key != "fresh_seed") < 400
+    code, out, err = run(*args, "--expected-failures", str(baseline))
+    assert code == 0, err
+    assert "NO NEW FAILURES" in out
