@@ -25,6 +25,7 @@ from fiveup.contract.schemas import fixture_schema
 from fiveup.errors import UsageError
 
 from .compare import Difference
+from .lint import FRESH_PREFIX
 from .report import plural
 from .runner import Status
 from .sources import read_bounded
@@ -200,7 +201,20 @@ def unlike(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
         before, after = value(old)[:100], value(new)[:100]  # a report may name anything
         if before != after:
             found.append(f"{what} {before} against {after}")
+    if not found:
+        dropped = _corpus_ids(old) - _corpus_ids(new)
+        if dropped:  # a selection (-k, --case) or a run cut short: its absences are no passes
+            first = min(dropped)
+            found.append(
+                f"cases: the new run has no result for {plural(len(dropped), 'case')} of the "
+                f"corpus the old one ran (such as {first})"
+            )
     return found
+
+
+def _corpus_ids(report: Mapping[str, Any]) -> set[str]:
+    """The IDs of a report's cases of the corpus (its fresh cases depend on the seed)."""
+    return {c["id"] for c in report["cases"] if not c["id"].startswith(FRESH_PREFIX)}
 
 
 def compare_reports(old: Mapping[str, Any], new: Mapping[str, Any]) -> Comparison:

@@ -142,6 +142,20 @@ def test_compare_refuses_reports_of_another_engine_suite_or_corpus(tmp_path: Pat
         assert code == 0 and json.loads(out)["unlike"] == [err.split("(", 1)[1].split(")")[0]]
 
 
+def test_compare_refuses_a_new_run_that_left_out_cases_of_the_corpus(tmp_path: Path) -> None:
+    good = _report(tmp_path, "good.json", [])
+    bad = _report(tmp_path, "bad.json", ["--engine", WRONG])
+    bad_named = _renamed(good, tmp_path / "old.json", name=f"mutant-{WRONG.split(':')[1]}")
+    selected = _report(tmp_path, "selected.json", ["--engine", WRONG, "-k", "scoring"])
+    code, out, _ = run("compare", str(bad_named), str(bad))
+    assert code == 1 and "NEW FAILURES (" in out  # the whole corpus: its failures are named
+    code, out, err = run("compare", str(bad_named), str(selected))
+    assert code == 2 and out == ""  # its absences would have hidden the failures
+    assert "cases: the new run has no result for " in err and "--allow-different" in err
+    code, out, _ = run("compare", str(bad_named), str(selected), "--allow-different")
+    assert code in (0, 1) and out.startswith("comparing unlike runs (--allow-different): cases")
+
+
 def test_compare_of_a_new_version_of_the_same_engine_speaks_as_certify(tmp_path: Path) -> None:
     bad = _report(tmp_path, "bad.json", ["--engine", WRONG, "-k", "penalty"])
     good = _renamed(
@@ -154,7 +168,8 @@ def test_compare_of_a_new_version_of_the_same_engine_speaks_as_certify(tmp_path:
     failing[0]["differences"] = [
         {"path": "/value", "expected": 5, "actual": "<missing>", "note": "", "rule": "PEN-2"}
     ]
-    data["cases"] = [*(c for c in data["cases"] if c["status"] != "fail"), failing[0]]
+    for other in failing[1:]:  # one new failure, the others as they were (each case is kept)
+        other.update(status="pass", verdict="passed", differences=[], message="")
     bad.write_text(json.dumps(data), encoding="utf-8")
     code, out, _ = run("compare", str(good), str(bad))
     assert code == 1
