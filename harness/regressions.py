@@ -97,7 +97,8 @@ def read_report(path: Path) -> dict[str, Any]:
     if values_over(raw, REPORT_MAX_VALUES):
         raise UsageError(
             f"{name}: not read: more than {REPORT_MAX_VALUES:,} JSON values "
-            "(a report of certify has fewer)"
+            "(compare reads no more: a certify run of the corpus has far fewer, one with "
+            "--fresh 1000 of a failing engine may have more)"
         )
     try:
         text = raw.decode("utf-8")

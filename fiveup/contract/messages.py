@@ -145,9 +145,21 @@ def values_over(data: bytes, limit: int) -> bool:
     CPython) and the text, not by the size of a file alone: a file of ``[],`` builds 25 bytes
     for each of its bytes.
     """
-    if _openers(data) <= limit:
+    quick = _openers(data)
+    if quick <= limit:
         return False
-    return _openers(_STRING.sub(b"0", data)) > limit  # "a" as 0: ["a"] is not an empty []
+    # those inside strings taken off, string by string: a copy of the text without its strings
+    # (re.sub) took ten times the text's size, for a text of millions of strings
+    inside = 0
+    count = data.count
+    for found in _STRING.finditer(data):
+        start, end = found.span()
+        if end - start > 2:  # "" holds none
+            inside += (
+                count(b"[", start, end) + count(b"{", start, end) + count(b",", start, end)
+                + count(b":", start, end) - count(b"[]", start, end) - count(b"{}", start, end)
+            )  # fmt: skip
+    return quick - inside > limit
 
 
 class MessageError(ValueError):
