@@ -104,16 +104,16 @@ def test_the_merged_text_report_prints_a_report_s_words_escaped(
 ) -> None:
     _, files = shards
     report = json.loads(files[0].read_text(encoding="utf-8"))
-    row = report["divergences"][0]
-    for key in ("case", "rule", "first_difference", "file"):
-        row[key] = f"{key}\x1b[2J\x07\x9b"
+    hostile = report["divergences"][0]
+    for key in ("rule", "first_difference", "file"):
+        hostile[key] = f"{key}\x1b[2J\x07\x9b"
     for row in report["divergences"]:
         row["kind"] = "kind\x1b]0;title\x07"
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps(report), encoding="utf-8")
     code, text, err = fiveup("fuzz", "--merge", str(edited), *map(str, files[1:]))
     assert code == 1, err
-    assert "DIVERGES: case\\x1b[2J\\x07\\x9b (rule\\x1b[2J" in text, text
+    assert f"DIVERGES: {hostile['case']} (rule\\x1b[2J\\x07\\x9b): first_difference\\x1b[2J" in text
     assert "-> file\\x1b[2J\\x07\\x9b" in text and " of kind kind\\x1b]0;title\\x07" in text
     assert all(line.isprintable() for line in text.splitlines()), text
 
@@ -137,6 +137,8 @@ def _edited(files: list[Path], tmp_path: Path, key: str, value: object) -> list[
         ("shard", "1/4", "is not one of 3 shards"),
         ("shard", "0/3", "shard 0/3 again"),
         ("shard", "7", "not a shard"),
+        ("shard", " 01/3", "shard ' 01/3' is not written as fiveup fuzz writes it (1/3)"),
+        ("by_level", {"layout": 40, "scoring": -10}, "'by_level' counts -10 for scoring"),
         ("cases", "many", "wrong type"),
         ("cases", -4, "-4 cases in shard 1/3 of a campaign of 90"),
         ("cases", 10**40, "... cases in shard 1/3 of a campaign of 90"),
@@ -173,6 +175,8 @@ def test_a_missing_or_repeated_shard_is_refused(shards: tuple[dict[str, Any], li
         ({"status": "pass"}, "level 'round', status 'pass'"),
         ({"level": "bogus"}, "level 'bogus'"),
         ({"file": 7}, "'file' is 7"),
+        ({"case": "fuzz.round.s999-12345"}, "its case is 'fuzz.round.s999-12345', not the camp"),
+        ({"level": "moves"}, "its case is 'fuzz.round.s5-"),
     ],
 )
 def test_a_divergence_that_no_campaign_can_give_is_refused(
@@ -181,7 +185,8 @@ def test_a_divergence_that_no_campaign_can_give_is_refused(
     _, files = shards
     report = json.loads(files[1].read_text(encoding="utf-8"))
     assert report["divergences"], "shard 1/3 of the campaign finds divergences"
-    row = {**report["divergences"][0], "level": "round", **edit}
+    first = report["divergences"][0]
+    row = {**first, "level": "round", "case": f"fuzz.round.s5-{first['index']}", **edit}
     report["divergences"] = [row, *report["divergences"][1:]]
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps(report), encoding="utf-8")
@@ -214,8 +219,15 @@ def test_a_divergence_listed_twice_or_more_divergences_than_cases_are_refused(
         ("keep", 0, "'keep' is 0 (a number of files from 1, or null for every one)"),
         ("keep", "all", "'keep' is 'all'"),
         ("players", 7, "'players' is 7 (2, 3, 4 or null)"),
-        ("levels", ["round", "bogus"], "'levels' is ['round', 'bogus'] (level names, or null)"),
+        (
+            "levels",
+            ["round", "bogus"],
+            "'levels' is ['round', 'bogus'] (level names, each once, or null)",
+        ),
         ("levels", [], "'levels' is []"),
+        ("levels", ["round", "round"], "'levels' is ['round', 'round'] (level names, each once"),
+        ("levels", ["round"], "'by_level' names no level 'layout' of the campaign"),
+        ("seed", 2**63, "'seed' is 9223372036854775808 (a seed of fiveup fuzz --seed)"),
         ("rounds", -3, "'rounds' is -3"),
         ("rounds", 2**63, "'rounds' is 9223372036854775808 (a number of cases from 0, less"),
         # past a float's range (an OverflowError traceback), or a rate JSON cannot write

@@ -16,7 +16,7 @@ from fiveup import SUITE_VERSION
 from fiveup.contract.engine import Level
 from fiveup.contract.players import PLAYER_COUNTS
 from fiveup.harness.runner import Status
-from fiveup.harness.text import printable
+from fiveup.harness.text import cut, printable
 
 from .campaign import Findings, Shard
 
@@ -130,7 +130,13 @@ def _checked(name: str, data: object) -> tuple[dict[str, Any], Shard]:
             raise ValueError(f"{name}: not a fuzz report: a divergence is malformed")
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in data["by_level"].values()):
         raise ValueError(f"{name}: not a fuzz report: 'by_level' has the wrong type")
-    return data, Shard.parse(data["shard"])
+    shard = Shard.parse(data["shard"])
+    if data["shard"] != f"{shard.number}/{shard.count}":
+        raise ValueError(
+            f"{name}: not a fuzz report: shard {_short(data['shard'])} is not written as "
+            f"fiveup fuzz writes it ({shard.number}/{shard.count})"
+        )
+    return data, shard
 
 
 _LEVEL_NAMES: Final = frozenset(level.value for level in Level)
@@ -151,22 +157,28 @@ def _campaign_problem(data: Mapping[str, Any]) -> str:
         type(levels) is not list
         or not levels
         or not all(type(level) is str and level in _LEVEL_NAMES for level in levels)
+        or len(set(levels)) != len(levels)
     ):
-        return f"'levels' is {_short(levels)} (level names, or null)"
+        return f"'levels' is {_short(levels)} (level names, each once, or null)"
+    if not -_MAX_CASES <= data["seed"] < _MAX_CASES:
+        return f"'seed' is {_short(data['seed'])} (a seed of fiveup fuzz --seed)"
     return ""
 
 
 def _divergence_problem(data: Mapping[str, Any], shard: Shard, cases: int) -> str:
     """What is impossible in a report's divergences: a case outside the shard, or twice."""
     rounds = data["rounds"]
+    played = _LEVEL_NAMES if data["levels"] is None else frozenset(data["levels"])
     seen: set[int] = set()
     for row in data["divergences"]:
         index = row["index"]
         where = f"divergence at case {_short(index)}"
         if not 0 <= index < rounds or index % shard.count != shard.number or index in seen:
             return f"{where}: not a case of shard {data['shard']}, or listed twice"
-        if row["level"] not in _LEVEL_NAMES or row["status"] not in _STATUSES:
+        if row["level"] not in played or row["status"] not in _STATUSES:
             return f"{where}: level {_short(row['level'])}, status {_short(row['status'])}"
+        if row["case"] != f"fuzz.{row['level']}.s{data['seed']}-{index}":
+            return f"{where}: its case is {_short(row['case'])}, not the campaign's case"
         if row.get("file") is not None and type(row["file"]) is not str:
             return f"{where}: 'file' is {_short(row['file'])}"
         seen.add(index)
@@ -209,9 +221,14 @@ def _inconsistency(data: Mapping[str, Any], shard: Shard) -> str:
     # nanosecond made them infinite, which JSON cannot write
     if not (seconds == 0 or _MIN_SECONDS <= seconds <= _MAX_SECONDS):
         return f"'seconds' is {_short(seconds)} (0, or from 1e-9 to 1e9)"
-    unknown = sorted(set(by_level) - _LEVEL_NAMES)
+    unknown = sorted(
+        set(by_level) - (_LEVEL_NAMES if data["levels"] is None else set(data["levels"]))
+    )
     if unknown:
-        return f"'by_level' names no level {_short(unknown[0])}"
+        return f"'by_level' names no level {_short(unknown[0])} of the campaign"
+    negative = sorted(level for level, count in by_level.items() if count < 0)
+    if negative:
+        return f"'by_level' counts {_short(by_level[negative[0]])} for {negative[0]} (0 or more)"
     if any(count < 0 for count in by_level.values()) or sum(by_level.values()) != cases:
         return f"'by_level' counts {sum(by_level.values())} cases, not {cases}"
     if data["round_cases"] != by_level.get(Level.ROUND.value, 0):
@@ -300,7 +317,8 @@ def write_text(report: Mapping[str, Any], out: TextIO) -> None:
         for row in rows if keep is None else rows[:keep]:
             where = f"  -> {row['file']}" if row["file"] else ""
             # an engine's words, or a merged report's: no control character reaches a terminal
-            line = f"DIVERGES: {row['case']} ({row['rule']}): {row['first_difference']}{where}"
+            first = cut(row["first_difference"], 500)
+            line = f"DIVERGES: {row['case']} ({row['rule']}): {first}{where}"
             out.write(printable(line) + "\n")
     for kind in report["kinds"]:
         out.write(printable(f"{kind['count']:6} of kind {kind['kind']}") + "\n")
