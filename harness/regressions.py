@@ -126,7 +126,9 @@ def read_report(path: Path) -> dict[str, Any]:
 
 
 _STATUSES: Final = frozenset(status.value for status in Status)
-_CASE_ID: Final = re.compile(fixture_schema()["$defs"]["case"]["properties"]["id"]["pattern"])
+_ID_SCHEMA: Final = fixture_schema()["$defs"]["case"]["properties"]["id"]
+_CASE_ID: Final = re.compile(_ID_SCHEMA["pattern"])
+_MAX_ID: Final[int] = _ID_SCHEMA["maxLength"]
 _SHOWN: Final = 60
 
 
@@ -140,7 +142,7 @@ def _case_problem(cases: list[dict[str, Any]]) -> str:
     for number, case in enumerate(cases):
         case_id, status = case["id"], case["status"]
         where = f"case {number + 1}"
-        if _CASE_ID.fullmatch(case_id) is None or "\n" in case_id:
+        if len(case_id) > _MAX_ID or _CASE_ID.fullmatch(case_id) is None or "\n" in case_id:
             return f"{where}: {printable(case_id[:_SHOWN])!r} is not a case ID"
         if case_id in seen:
             return f"{where}: {case_id} is listed twice"

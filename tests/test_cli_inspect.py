@@ -202,6 +202,7 @@ GOOD_CASES: list[dict[str, object]] = [
         ({"id": "Not An Id"}, "case 2: 'Not An Id' is not a case ID"),
         ({"id": "doc.x\n"}, "is not a case ID"),
         ({"id": "x" * 10_000}, "case 2: '" + "x" * 60 + "' is not a case ID"),
+        ({"id": "doc." + "x" * 200}, "case 2: 'doc." + "x" * 56 + "' is not a case ID"),
         ({"status": "passed"}, "case 2 (doc.scoring.credit-16): no status 'passed'"),
         ({"differences": "none"}, "'differences' is not a list of differences"),
         ({"differences": [1]}, "'differences' is not a list of differences"),
