@@ -50,6 +50,7 @@ from typing import Final
 
 from fiveup.contract.notation import Action, Tile
 from fiveup.contract.players import PLAYER_COUNTS, deal
+from fiveup.contract.schemas import clip
 from fiveup.errors import UsageError
 from fiveup.harness.sources import read_bounded
 from fiveup.harness.text import printable
@@ -77,6 +78,8 @@ FORMAT_VERSION: Final = 1
 MAX_ROUNDS: Final = 200
 """A match still undecided after this many rounds stops (``match unfinished``)."""
 _MAGIC: Final = "fiveup-transcript"
+_SEEDS: Final = 1 << 63
+"""One past the largest seed, as ``--seed`` takes them."""
 NO_LINE_END: Final = " (no line end)"
 """Marks a file's last line that has no line end, so that it differs from every line."""
 
@@ -145,8 +148,10 @@ class Transcript:
             raise UsageError(f"a game has 2, 3 or 4 players, not {self.players}", "PLY-1")
         if self.policy not in POLICIES:
             raise UsageError(f"no policy {self.policy!r} (one of {', '.join(POLICIES)})")
-        if self.seed < 0:
-            raise UsageError(f"a seed is a whole number of 0 or more, not {self.seed}")
+        if not 0 <= self.seed < _SEEDS:
+            raise UsageError(
+                f"a seed is a whole number from 0 to 2**63 - 1, not {clip(str(self.seed), 40)}"
+            )
 
     @property
     def header(self) -> str:

@@ -18,6 +18,7 @@ import pytest
 from fiveup.cli import main
 from fiveup.cli import transcripts as command
 from fiveup.cli.common import Parser, Streams
+from fiveup.cli.transcripts import MAX_OTHERS
 from fiveup.errors import UsageError
 from fiveup.harness.sources import MAX_FILE_BYTES
 from fiveup.reference.round import parse_event
@@ -299,3 +300,29 @@ def test_write_replaces_a_planted_link_instead_of_writing_through_it(tmp_path: P
     assert _main("--write", str(folder))[0] == 0
     assert victim.read_text() == "keep\n"
     assert not (folder / GOLDEN[0].file_name).is_symlink()
+
+
+def test_check_refuses_more_transcripts_besides_the_standard_set_than_it_replays(
+    tmp_path: Path,
+) -> None:
+    folder = _golden_copy(tmp_path)
+    for seed in range(MAX_OTHERS + 1):
+        (folder / f"x{seed}.txt").write_text(
+            f"fiveup-transcript 1 players=2 seed={seed} policy=random\n", encoding="utf-8"
+        )
+    code, out, err = _main("--check", str(folder))
+    assert (code, out) == (2, "")
+    assert f"more than {MAX_OTHERS} transcripts besides the standard set" in err
+
+
+@pytest.mark.parametrize("seed", [2**63, 10**4000], ids=["2**63", "4001-digits"])
+def test_a_header_with_a_seed_past_the_seeds_range_is_no_transcript(
+    seed: int, tmp_path: Path
+) -> None:
+    folder = _golden_copy(tmp_path)
+    (folder / "big.txt").write_text(
+        f"fiveup-transcript 1 players=2 seed={seed} policy=random\n", encoding="utf-8"
+    )
+    code, _, err = _main("--check", str(folder))
+    assert code == 2 and "big.txt: not a transcript header: " in err, err
+    assert len(err) < 500  # not replayed: a seed the options refuse names no match

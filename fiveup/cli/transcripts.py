@@ -108,11 +108,23 @@ def _is_transcript(path: Path) -> bool:
     return raw.startswith((_HEADER_START + " ").encode())
 
 
+MAX_OTHERS = 200
+"""The most transcripts besides the standard set that ``--check`` replays (each a whole match)."""
+
+
 def _targets(directory: Path) -> dict[Path, Transcript | None]:
     """The standard set's files (compared with their match) and the other transcripts."""
     targets: dict[Path, Transcript | None] = {directory / t.file_name: t for t in GOLDEN}
+    others = 0
     for path in sorted(directory.glob("*.txt")):
         if path not in targets and _is_transcript(path):
+            others += 1
+            if others > MAX_OTHERS:
+                raise UsageError(
+                    f"--check {printable(str(directory))}: more than {MAX_OTHERS} transcripts "
+                    "besides the standard set, each a whole match to replay: check a folder of "
+                    "fewer"
+                )
             targets[path] = None  # the match its header names
     return targets
 
