@@ -198,6 +198,7 @@ def hostile(tmp_path: Path) -> dict[str, tuple[Path, str]]:
         "match": (tmp_path / "match.json", "neither a layout"),
         "bad layout": (tmp_path / "bad.json", "not a layout: does not follow"),
         "bad round": (tmp_path / "round.json", "not an observation of the round level"),
+        "no events": (tmp_path / "state.json", "not an observation of the round level: "),
     }
     (tmp_path / "big.json").write_bytes(b" " * (MAX_OBSERVATION_BYTES + 1))
     (tmp_path / "latin.json").write_bytes(b'{"sum": "\xe9"}')
@@ -209,6 +210,7 @@ def hostile(tmp_path: Path) -> dict[str, tuple[Path, str]]:
     (tmp_path / "match.json").write_text('{"rounds": [], "over": false}')
     (tmp_path / "bad.json").write_text('{"tiles": "[1|4]\\n"}')
     (tmp_path / "round.json").write_text('{"events": [], "state": {}, "error": null}')
+    (tmp_path / "state.json").write_text('{"state": {}, "error": null}')  # it said: a layout
     return files
 
 

@@ -187,8 +187,11 @@ def test_merge_of_unreadable_or_foreign_files_exits_2_naming_the_file(tmp_path: 
     junk.write_text("{not json", encoding="utf-8")
     other = tmp_path / "other.json"
     other.write_text('{"cases": 3}', encoding="utf-8")
+    utf16 = tmp_path / "utf16.json"
+    utf16.write_text('{"cases": 3}', encoding="utf-16")
     for path, words in (
         (junk, "not JSON"),
+        (utf16, "not UTF-8 text: invalid start byte at byte 0"),
         (other, "not a fuzz report"),
         (tmp_path, "is a folder"),
         (tmp_path / "absent.json", "cannot read"),

@@ -384,10 +384,16 @@ def _read_reports(paths: list[Path]) -> list[tuple[str, object]]:
                 f"{MERGE_MAX_VALUES:,} JSON values together"
             )
         try:
-            data = decode(raw.decode("utf-8"))
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise UsageError(
+                f"--merge {name}: not UTF-8 text: {exc.reason} at byte {exc.start}"
+            ) from None
+        try:
+            data = decode(text)
         except RecursionError:
             raise UsageError(f"--merge {name}: not read: the JSON nests too deeply") from None
-        except (UnicodeDecodeError, ValueError) as exc:
+        except ValueError as exc:
             raise UsageError(f"--merge {name}: not JSON: {printable(str(exc))}") from None
         values += _values(data)
         named.append((name, data))

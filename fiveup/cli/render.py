@@ -172,14 +172,11 @@ def observation_item(path: Path, value: JSON) -> Item:
     if not isinstance(value, dict):
         raise UsageError(f"{where}: not a JSON object, so neither a layout nor an observation")
     if "events" in value or "state" in value:
-        level, steps = Level.ROUND, value.get("events")
-        observation = value
+        level, observation = Level.ROUND, value
     elif "steps" in value or "layout" in value:
-        level, steps = Level.LAYOUT, value.get("steps")
-        observation = value
+        level, observation = Level.LAYOUT, value
     elif set(value) & _LAYOUT_KEYS:
-        level, steps = Level.LAYOUT, None
-        observation = {"steps": [], "layout": value, "error": None}
+        level, observation = Level.LAYOUT, {"steps": [], "layout": value, "error": None}
     else:
         raise UsageError(
             f"{where}: neither a layout (tiles, spinners, connections, points, contributions, "
@@ -187,7 +184,8 @@ def observation_item(path: Path, value: JSON) -> Item:
         )
     problem = observation_problem(level, observation)
     if problem is not None:
-        what = f"an observation of the {level.value} level" if steps is not None else "a layout"
+        bare = observation is not value  # a bare layout, wrapped in an observation here
+        what = "a layout" if bare else f"an observation of the {level.value} level"
         raise UsageError(f"{where}: not {what}: {problem}")
     layout = LEVELS[level].layout_of(observation)
     return Item(shown(path), layout, LEVELS[level].credit_of(observation))
