@@ -10,7 +10,12 @@ import pytest
 from fakes import CORPUS
 
 from fiveup.errors import UsageError
-from fiveup.harness.expectations import Verdict, judge, load_expected_failures
+from fiveup.harness.expectations import (
+    MAX_BASELINE_BYTES,
+    Verdict,
+    judge,
+    load_expected_failures,
+)
 from fiveup.harness.runner import CaseResult, Status
 
 
@@ -120,3 +125,14 @@ def test_a_baseline_of_thousands_of_mistakes_reports_the_first_hundred(tmp_path:
     assert len(lines) == 101, len(lines)  # it printed all 20,000: a megabyte on stderr
     assert lines[99] == f"{path}:100: no case 'no.such.c99' in the corpus"
     assert lines[100] == f"{path}: too many problems: only the first 100 of this file are reported"
+
+
+def test_a_baseline_may_be_larger_than_a_fixture_file_up_to_its_own_limit(tmp_path: Path) -> None:
+    path = tmp_path / "known.yaml"
+    entry = "doc.scoring.credit-15: {status: fail, reason: rounds differently}\n"
+    path.write_text("# written for a --fresh 1000 run\n" * 100_000 + entry)
+    assert path.stat().st_size > 3 << 20  # past the 1 MiB of a fixture file
+    assert load_expected_failures(path, CORPUS) == {"doc.scoring.credit-15": "rounds differently"}
+    path.write_text("#" * MAX_BASELINE_BYTES + "\n" + entry)
+    with pytest.raises(UsageError, match=f"file too large: {MAX_BASELINE_BYTES + 1} bytes"):
+        load_expected_failures(path, CORPUS)

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from fiveup.cli import main
+from fiveup.harness.expectations import MAX_BASELINE_BYTES
 from fiveup.harness.sources import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
@@ -290,6 +291,12 @@ def kinds() -> list[Kind]:
         Kind("unix-socket", unix_socket, 0, "a socket, not a regular file"),
         Kind("unreadable-file", unreadable_file, 0, "cannot read: Permission denied"),
         Kind("too-large", raw(b"#" * MAX_FILE_BYTES + b"\n"), 0, "file too large: 1048577"),
+        Kind(
+            "too-large-for-a-baseline",
+            raw(b"#" * MAX_BASELINE_BYTES + b"\n"),
+            0,
+            f"file too large: {MAX_BASELINE_BYTES + 1}",
+        ),
         # what a folder holds
         Kind("symlink-loop-in-folder", loop_in_folder, 0, "Too many levels of symbolic links"),
         Kind("self-loop-in-folder", self_loop_in_folder, 0, "Too many levels of symbolic links"),
@@ -648,7 +655,7 @@ THROUGH_EXPECTED_FAILURES = [
     "terminal-escape",
     "int-of-5000-digits",
     "nesting-just-under-990",
-    "too-large",
+    "too-large-for-a-baseline",  # a baseline may have 8 MiB, not 1 as a fixture file
 ]
 
 
