@@ -48,15 +48,14 @@ def write_together(files: Sequence[tuple[Path, str | bytes]]) -> None:
             except OSError as exc:
                 raise OSError(exc.errno, exc.strerror or str(exc), str(target)) from None
         for tmp, target in staged:  # last, and rarely failing: one that does names its file
-            old = _kept(target)
+            # listed before the rename: an interruption just after it returns puts it back too
+            # (putting back a file not yet renamed over leaves it as it is)
+            kept.append((target, _kept(target)))
             try:
                 os.replace(tmp, target)
-            except BaseException as exc:
-                _forget(old)
-                if isinstance(exc, OSError):
-                    raise OSError(exc.errno, exc.strerror or str(exc), str(target)) from None
-                raise
-            kept.append((target, old))
+            except OSError as exc:
+                _forget(kept.pop()[1])
+                raise OSError(exc.errno, exc.strerror or str(exc), str(target)) from None
         done, kept = kept, []  # all in place: an interruption now puts nothing back
         for _, old in done:
             _forget(old)

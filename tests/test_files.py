@@ -113,13 +113,15 @@ def test_write_together_puts_back_what_it_renamed_when_interrupted_among_the_ren
     first.write_text("old first", encoding="utf-8")
     second.write_text("old second", encoding="utf-8")
     replace = os.replace
+    interrupted: list[Path | str] = []
 
-    def interrupted_at_second(src: str, dst: Path | str) -> None:
-        if Path(dst) == second:
-            raise KeyboardInterrupt
+    def interrupted_after_second(src: str, dst: Path | str) -> None:
         replace(src, dst)
+        if Path(dst) == second and not interrupted:  # Ctrl-C as the rename returns
+            interrupted.append(dst)
+            raise KeyboardInterrupt
 
-    monkeypatch.setattr("fiveup.harness.files.os.replace", interrupted_at_second)
+    monkeypatch.setattr("fiveup.harness.files.os.replace", interrupted_after_second)
     with pytest.raises(KeyboardInterrupt):
         write_together([(first, "new first"), (second, "new second")])
     monkeypatch.undo()
