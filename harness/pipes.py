@@ -47,6 +47,7 @@ __all__ = [
     "become_subreaper",
     "continue_stopped",
     "descendants",
+    "die_with_parent",
     "kill_descendants",
     "tracks_descendants",
 ]
@@ -57,6 +58,7 @@ TOKEN_VARIABLE = "FIVEUP_ENGINE_TOKEN"
 """The environment variable that marks the processes of one engine: a fresh value per start."""
 
 _PR_SET_CHILD_SUBREAPER = 36
+_PR_SET_PDEATHSIG = 1
 _KILL_SECONDS = 5.0
 """How long killing a family may take before what is left is given up on."""
 _FREEZE_ROUNDS = 100
@@ -142,6 +144,25 @@ def become_subreaper() -> bool:
         return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
+
+
+def die_with_parent(parent: int) -> None:
+    """Be killed (SIGKILL) when the process ``parent`` ends, even by ``kill -9`` (Linux).
+
+    For a worker of ``--jobs``: its tasks reach it through pipes it holds both ends of, so a
+    harness killed outright would leave it waiting on them forever. Called first thing in the
+    worker (a pool's ``initializer``): a parent gone already ends it at once. Elsewhere, and
+    where the call fails, nothing is done.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it ended before the request was made
+        os._exit(1)
 
 
 @dataclass(frozen=True, slots=True)

@@ -226,3 +226,68 @@ def test_a_failing_baseline_is_told_apart_from_the_engine_under_test(
     code, _, err = fiveup("fuzz", *engine, *baseline, "--level", "scoring", "--rounds", "20")
     assert code == 2 and said in err, err
     assert ("baseline" in err) is bool(baseline), err
+
+
+def _below(pid: int) -> set[int]:
+    """The processes below ``pid`` now, from /proc."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int(
+                    (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
+                )
+            except (OSError, IndexError, ValueError):
+                continue
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and PR_SET_PDEATHSIG")
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["fuzz", "--engine-cmd", f"{sys.executable} -m fiveup engine", "--rounds", "1000000"],
+        ["mutants", "--jobs", "2"],
+    ],
+    ids=["fuzz", "mutants"],
+)
+def test_jobs_workers_and_their_engines_die_with_a_harness_killed_outright(
+    command: list[str],
+) -> None:
+    import subprocess
+    import time
+
+    argv = [sys.executable, "-m", "fiveup", *command]
+    if command[0] == "fuzz":
+        argv += ["--jobs", "2"]
+    with subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as harness:
+        deadline = time.monotonic() + 60
+        below: set[int] = set()
+        while len(below) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+            below = _below(harness.pid)
+        assert len(below) >= 2, "the workers started"
+        time.sleep(0.5)  # mid-run: the workers have their tasks, fuzz's their engines
+        below = _below(harness.pid)
+        harness.kill()  # kill -9: no handler, no clean-up of the harness runs
+        harness.wait()
+        deadline = time.monotonic() + 20
+        while any(map(_alive, below)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = [pid for pid in below if _alive(pid)]
+        for pid in left:
+            os.kill(pid, 9)
+        assert not left, f"{len(left)} of {len(below)} processes outlived the harness"

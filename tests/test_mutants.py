@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -409,3 +414,26 @@ def test_a_folder_without_fixtures_and_a_broken_fixture_exit_2(tmp_path: Path) -
     (tmp_path / "bad.yaml").write_text("cases: [{id: x}]\n", encoding="utf-8")
     code, _, err = run("--fixtures", str(tmp_path))
     assert code == 2 and "broken fixtures" in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="process groups are POSIX")
+def test_two_quick_ctrl_c_end_mutants_jobs_at_once() -> None:
+    with subprocess.Popen(
+        [sys.executable, "-m", "fiveup", "mutants", "--jobs", "2"],
+        start_new_session=True,  # its own group, which a terminal's Ctrl-C reaches whole
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as run:
+        time.sleep(3)  # the workers have their mutants
+        os.killpg(run.pid, signal.SIGINT)
+        time.sleep(0.05)
+        os.killpg(run.pid, signal.SIGINT)  # the second lands while the pool shuts down
+        try:
+            _, err = run.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+            pytest.fail("mutants --jobs 2 hung after two Ctrl-C")
+    assert run.returncode == 130, err
+    assert err.strip().splitlines()[-1] == "fiveup mutants: interrupted"

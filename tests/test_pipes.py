@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import sys
@@ -88,3 +89,61 @@ def test_a_memory_limit_above_the_harnesss_own_hard_limit_is_lowered_to_it(
     lines = [proc.read_line(deadline) for _ in range(6)]
     proc.kill()
     assert any(b"Max data size" in line and str(MIN_MEMORY).encode() in line for line in lines)
+
+
+_MIDDLE = """
+import subprocess, sys, time
+child = subprocess.Popen([sys.executable, "-c", sys.argv[1], str(__import__("os").getpid())])
+print(child.pid, flush=True)
+time.sleep(60)
+"""
+_WORKER = """
+import sys, time
+from fiveup.harness.pipes import die_with_parent
+die_with_parent(int(sys.argv[1]))
+print("ready", flush=True)
+time.sleep(60)
+"""
+
+
+def _gone(pid: int, seconds: float) -> bool:
+    """Whether ``pid`` is gone (or a zombie) within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        if state in ("Z", "X"):
+            return True
+        time.sleep(0.02)
+    return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_worker_dies_with_its_parent_killed_outright() -> None:
+    import subprocess
+
+    with subprocess.Popen(
+        [sys.executable, "-c", _MIDDLE, _WORKER], stdout=subprocess.PIPE, text=True
+    ) as middle:
+        assert middle.stdout is not None
+        worker = int(middle.stdout.readline())
+        try:
+            assert not _gone(worker, 0.5)  # it waits, as a worker of a pool does
+            middle.kill()  # kill -9: no handler, no clean-up of the parent runs
+            middle.wait()
+            assert _gone(worker, 10)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(worker, 9)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_worker_whose_parent_is_gone_already_ends_at_once() -> None:
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-c", _WORKER, "1"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1 and "ready" not in done.stdout

@@ -34,6 +34,7 @@ from fiveup.harness.pipes import (
     become_subreaper,
     continue_stopped,
     descendants,
+    die_with_parent,
     kill_descendants,
 )
 from fiveup.harness.regressions import REPORT_MAX_BYTES, REPORT_MAX_VALUES
@@ -282,7 +283,9 @@ def _campaign(args: argparse.Namespace, streams: Streams) -> Findings:
     become_subreaper()  # an engine outliving the worker it killed comes here, to be killed
     resource_tracker.ensure_running()  # multiprocessing's own helper: spared below
     spared = descendants()
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+    pool = ProcessPoolExecutor(
+        max_workers=jobs, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
+    )
     ended = False
     try:
         futures = [

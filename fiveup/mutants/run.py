@@ -8,6 +8,7 @@ mutant and tell nothing, so it is set aside and reported instead of counted.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 
 from fiveup.harness.certify import Verdict, certify
 from fiveup.harness.corpus import Case, Corpus
+from fiveup.harness.pipes import die_with_parent
 from fiveup.reference import ReferenceEngine
 
 from .catalogue import CATALOGUE, Mutant, mutant_named
@@ -112,8 +114,10 @@ _WORK: tuple[Corpus, list[Case]] | None = None
 """A worker process's corpus and counted cases, sent once when it starts (``--jobs``)."""
 
 
-def _set_work(corpus: Corpus, cases: list[Case]) -> None:
+def _set_work(parent: int, corpus: Corpus, cases: list[Case]) -> None:
+    """A worker's start: it dies with the process that runs the pool, then keeps its work."""
     global _WORK
+    die_with_parent(parent)
     _WORK = (corpus, cases)
 
 
@@ -138,10 +142,26 @@ def _all_killers(
         if catalogue.get(mutant.name) is not mutant:
             raise ValueError(f"{mutant.name}: only the catalogue's mutants run in several jobs")
     context = multiprocessing.get_context("spawn")  # no fork of a caller's threads
-    with ProcessPoolExecutor(
-        jobs, mp_context=context, initializer=_set_work, initargs=(corpus, counted)
-    ) as pool:
+    pool = ProcessPoolExecutor(
+        jobs, mp_context=context, initializer=_set_work, initargs=(os.getpid(), corpus, counted)
+    )
+    ended = False
+    try:
         yield from pool.map(_killers_named, [mutant.name for mutant in mutants])
+        ended = True
+    finally:
+        # interrupted (a second Ctrl-C among them): no wait for workers that may never end
+        pool.shutdown(wait=ended, cancel_futures=True)
+        if not ended:
+            _kill_workers()
+
+
+def _kill_workers() -> None:
+    """Kill this process's worker processes and reap them."""
+    for worker in multiprocessing.active_children():
+        worker.kill()
+    for worker in multiprocessing.active_children():
+        worker.join(5)
 
 
 def measure(
