@@ -5,12 +5,15 @@ from __future__ import annotations
 import io
 import json
 import os
+import resource
 import shlex
 import shutil
 import stat
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -599,3 +602,58 @@ def test_certify_reads_back_a_baseline_of_every_fresh_case_erroring_at_length(
     code, out, err = run(*args, "--expected-failures", str(baseline))
     assert code == 0, err
     assert "NO NEW FAILURES" in out
+
+
+def _file_size_limit(limit: int) -> Callable[[], None]:
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return limited
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE is POSIX")
+def test_a_report_on_stdout_cut_short_by_a_file_size_limit_is_an_error(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    with report.open("wb") as out:
+        done = subprocess.run(
+            [sys.executable, "-m", "fiveup", "certify", "--seed", "1", "--format", "json"],
+            stdout=out,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=_file_size_limit(8192),  # ulimit -f 8: 8 KB of a 170 KB report
+            check=False,
+        )
+    assert done.returncode == 2, done.stderr  # not 0 with a report cut at 8 KB
+    assert done.stderr == "fiveup certify: error: writing the output: File too large\n"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="O_NONBLOCK is POSIX")
+def test_a_stdout_left_non_blocking_still_gets_the_whole_report() -> None:
+    read, write = os.pipe()
+    os.set_blocking(write, False)  # as another program sharing the pipe may leave it
+    with subprocess.Popen(
+        [sys.executable, "-m", "fiveup", "list"], stdout=write, stderr=subprocess.PIPE
+    ) as listing:
+        os.close(write)
+        chunks = []
+        with os.fdopen(read, "rb") as pipe:
+            while chunk := pipe.read(4096):  # slowly: the pipe fills, writes would block
+                chunks.append(chunk)
+                time.sleep(0.001)
+        assert listing.wait(60) == 0
+        assert listing.stderr is not None and listing.stderr.read() == b""
+    lines = b"".join(chunks).decode().splitlines()
+    assert len(lines) == len(load_corpus().cases) + 1  # every case and the count
+
+
+def test_running_out_of_memory_is_the_harness_s_error_not_a_verdict(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import fiveup.cli.tally as tally
+
+    def exhausted(args: object, streams: object) -> int:
+        raise MemoryError
+
+    monkeypatch.setattr(tally, "run", exhausted)
+    code, out, err = run("tally", "115")
+    assert (code, out, err) == (2, "", "fiveup tally: error: out of memory\n")

@@ -18,12 +18,14 @@ import contextlib
 import errno
 import importlib
 import io
+import os
+import select
 import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from types import FrameType, ModuleType
-from typing import TextIO
+from typing import Any, TextIO
 
 from fiveup import PROTOCOL_VERSION, SUITE_VERSION
 from fiveup.errors import FiveUpError, FixtureError
@@ -211,7 +213,7 @@ def main(
     """Run the command line; returns the exit code."""
     streams = Streams(
         stdin or sys.stdin or _Closed("stdin"),
-        stdout or sys.stdout or _Closed("stdout"),
+        stdout or _written_whole(sys.stdout) or _Closed("stdout"),
         stderr or sys.stderr or _Closed("stderr"),
     )
     words = list(sys.argv[1:] if argv is None else argv)
@@ -219,11 +221,31 @@ def main(
     prefix = f"fiveup {name}" if name else "fiveup"
     try:
         with _terminable():
-            return _main(words, streams)
+            code = _main(words, streams)
     except Terminated as exc:  # the engines are killed by now, as the stack unwound
         with contextlib.suppress(OSError):
             streams.stderr.write(f"{prefix}: terminated by {exc}\n")
-        return 128 + exc.signum
+        code = 128 + exc.signum
+    except MemoryError:  # a small ulimit -v: the harness's failure, not a verdict (exit 1)
+        _say(streams, f"{prefix}: error: out of memory\n")
+        code = 2
+    if argv is None and code in _ENDED_BY_SIGNAL:
+        _deaf_to_signals()
+    return code
+
+
+def _deaf_to_signals() -> None:
+    """Ignore Ctrl-C and :data:`TERMINATING` from now on, in a process about to exit.
+
+    The command has said how it ended; a second Ctrl-C while the interpreter shuts down (it
+    waits for the pool's threads and processes) would otherwise kill it by the signal, its
+    exit status no longer 130. Only for the process's own command line (``argv`` not given):
+    a caller running ``main`` in-process keeps its handlers.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for signum in (signal.SIGINT, *TERMINATING):
+        signal.signal(signum, signal.SIG_IGN)
 
 
 def _main(words: list[str], streams: Streams) -> int:
@@ -240,7 +262,9 @@ def _main(words: list[str], streams: Streams) -> int:
             streams.stderr.write(parser.format_help())
             return 2
         run: Callable[[argparse.Namespace, Streams], int] = args.run
-        return run(args, streams)
+        code = run(args, streams)
+        streams.stdout.flush()  # a report that cannot be written whole is an error, not a 0
+        return code
     except Exit as exc:
         return exc.status
     except BrokenPipeError:  # the reader went away (``fiveup list | head``): nothing to say
@@ -278,6 +302,69 @@ def _say(streams: Streams, text: str) -> None:
         streams.stderr.write(text)
 
 
+class _WholeWrites(io.RawIOBase):
+    """A file descriptor that takes every write whole, or raises.
+
+    CPython's buffered stdout drops what a short write left (a file-size limit, ``ulimit -f``,
+    lets 8 KB of a report through and refuses the rest), so a report cut short ended the
+    command with 0; written whole, the refusal is the error of a full disk. A descriptor left
+    non-blocking (by another program sharing it) is waited on. After a failure, writes are
+    dropped: the error was said once, and the stream's own last flush cannot raise it again.
+    """
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self.fd = fd
+        self.failed = False
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self.fd)
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        size = len(view)
+        if self.failed:
+            return size
+        try:
+            while view:
+                try:
+                    written = os.write(self.fd, view)
+                except BlockingIOError:
+                    select.select([], [self.fd], [])
+                    continue
+                if not written:
+                    raise OSError(errno.EIO, "the output took none of the report")
+                view = view[written:]
+        except BaseException:
+            self.failed = True
+            raise
+        return size
+
+
+def _written_whole(stream: TextIO | None) -> TextIO | None:
+    """The process's stdout, written through :class:`_WholeWrites` (any other as it is)."""
+    real = sys.__stdout__
+    if stream is None or real is None or stream is not real:
+        return stream
+    try:
+        fd = real.fileno()
+        real.flush()
+    except (OSError, ValueError):  # no descriptor (a test's capture), or one that is closed
+        return stream
+    return io.TextIOWrapper(
+        io.BufferedWriter(_WholeWrites(fd)),
+        encoding=real.encoding,
+        errors=real.errors,
+        line_buffering=real.line_buffering,
+    )
+
+
 class _Closed(io.StringIO):
     """A standard stream the process was started without (``fiveup list >&-``).
 
@@ -295,6 +382,7 @@ class _Closed(io.StringIO):
 
 INTERRUPTED = 130
 """The exit code after Ctrl-C: 128 + SIGINT, as a shell reports a command it interrupted."""
+_ENDED_BY_SIGNAL = frozenset({INTERRUPTED, *(128 + signum for signum in TERMINATING)})
 MESSAGE_LINE = 1000
 """The most characters of one line of an error message that are printed."""
 
