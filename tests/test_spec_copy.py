@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pytest
 
 from fiveup.cli import main
+from fiveup.cli.spec_copy import StagedSite, stage_site
 
 # A wrong engine in process: what is tested is the report and the copy beside it, which do not
 # depend on how the engine is reached (a process started for each run was half of its CPU).
@@ -84,3 +86,44 @@ def test_spec_copy_a_case_of_other_fixtures_names_its_file_without_a_dead_link(
     page = report.read_text(encoding="utf-8")
     assert "mine.yaml:" in page and 'href="r-spec/fixtures/mine.yaml"' not in page
     assert 'href="r-spec/rules/SCR-2.html#SCR-2"' in page
+
+
+def _site(folder: Path, text: str) -> None:
+    folder.mkdir()
+    (folder / "index.html").write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize("when", [1, 2], ids=["after-the-first-rename", "after-the-second"])
+def test_spec_copy_a_commit_interrupted_between_its_renames_keeps_one_whole_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, when: int
+) -> None:
+    target, fresh = tmp_path / "out-spec", tmp_path / ".out-spec.new"
+    _site(target, "old")
+    _site(fresh, "new")
+    replace, renames = os.replace, []
+
+    def interrupted(src: str | Path, dst: str | Path) -> None:
+        replace(src, dst)
+        renames.append(dst)
+        if len(renames) == when:  # Ctrl-C as this rename returns
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr("fiveup.cli.spec_copy.os.replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        StagedSite(target, fresh, 1, "--output", "the spec's copy").commit()
+    monkeypatch.undo()
+    site = (target / "index.html").read_text(encoding="utf-8")
+    assert site == ("old" if when == 1 else "new")  # never none, never half of one
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out-spec"]  # nothing aside left
+
+
+def test_spec_copy_a_build_interrupted_leaves_no_half_built_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(*args: object, **kwargs: object) -> list[Path]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("fiveup.cli.spec_copy.write_site", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        stage_site(tmp_path / "site", "--out", "the site")
+    assert list(tmp_path.iterdir()) == []

@@ -405,12 +405,12 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         text = _report(result, args, site)
         outputs = [(args.output, text, "--output")] if args.output else []
         write_all_atomically(outputs + _extras(result, args, streams))  # all of them, or none
-    except BaseException:
+        if copy is not None:
+            copy.commit()
+    except BaseException:  # Ctrl-C between the two too: no staged copy is left behind
         if copy is not None:
             copy.discard()
         raise
-    if copy is not None:
-        copy.commit()
     if not args.output:
         streams.stdout.write(text)
     elif args.format != "text":

@@ -7,6 +7,7 @@ relative path, so the report leads to every rule's text with nothing from the ne
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -112,20 +113,34 @@ class StagedSite:
         self._option, self._what = option, what
 
     def commit(self) -> None:
-        """Put the site in place of ``target``; UsageError naming the option if it cannot be."""
+        """Put the site in place of ``target``; UsageError naming the option if it cannot be.
+
+        Two renames: the earlier site aside, the new one in its place. Whatever stops between
+        them (a rename that fails, Ctrl-C, SIGTERM) puts the earlier site back, and the new
+        one is removed; once both are done, the earlier one is.
+        """
         parent = self.fresh.parent
+        old: Path | None = None
+        moved = False
         try:
-            old = None
             if self.target.exists():
                 old = Path(tempfile.mkdtemp(prefix=f".{self.target.name}.old.", dir=parent))
+                moved = True  # before: an interruption as the rename returns puts it back
                 os.replace(self.target, old / "spec")
             os.replace(self.fresh, self.target)
+        except BaseException as exc:
+            if moved and old is not None and (old / "spec").exists():
+                with contextlib.suppress(OSError):
+                    os.replace(old / "spec", self.target)
             if old is not None:
                 shutil.rmtree(old, ignore_errors=True)
-        except OSError as exc:
             self.discard()
+            if not isinstance(exc, OSError):
+                raise
             said = f"{self._option}: cannot write {self._what}: {exc.strerror or exc}"
             raise UsageError(said) from None
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
 
     def discard(self) -> None:
         """Remove the built site (it was never put in place, or is now)."""
@@ -157,8 +172,10 @@ def stage_site(target: Path, option: str, what: str, *, only_a_site: bool = Fals
         written = write_site(fresh, table=tables_of(load_engine(DEFAULT_ENGINE)))
         (fresh / SITE_MARK).write_text("written by fiveup: replaced whole by the next site\n")
         os.chmod(fresh, 0o777 & ~umask())
-    except (UsageError, OSError) as exc:
+    except BaseException as exc:  # Ctrl-C too: no half-built site is left beside the target
         shutil.rmtree(fresh, ignore_errors=True)
+        if not isinstance(exc, (UsageError, OSError)):
+            raise
         why = (
             str(exc).rpartition(": ")[2]  # write_site's own, named after the folder being built
             if isinstance(exc, UsageError)
