@@ -11,11 +11,12 @@ import io
 import json
 import os
 import re
+import resource
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -437,3 +438,34 @@ def test_two_quick_ctrl_c_end_mutants_jobs_at_once() -> None:
             pytest.fail("mutants --jobs 2 hung after two Ctrl-C")
     assert run.returncode == 130, err
     assert err.strip().splitlines()[-1] == "fiveup mutants: interrupted"
+
+
+def _address_space(kib: int) -> Callable[[], None]:
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (kib << 10, kib << 10))
+
+    return limited
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_AS is POSIX")
+def test_mutants_jobs_whose_pool_cannot_start_a_thread_says_so_and_ends() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fiveup",
+            "mutants",
+            "--jobs",
+            "2",
+            "--mutant",
+            "cnt1_sums_connection_points",
+        ],
+        capture_output=True,
+        text=True,
+        preexec_fn=_address_space(60_000),  # ulimit -v 60000: no room for a thread's stack
+        timeout=120,  # it waited for ever
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.rstrip().splitlines()[-1].startswith("fiveup mutants: error: ")

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, wait
 from dataclasses import dataclass
 
+from fiveup.errors import UsageError
 from fiveup.harness.certify import Verdict, certify
 from fiveup.harness.corpus import Case, Corpus
 from fiveup.harness.pipes import die_with_parent
@@ -146,14 +148,42 @@ def _all_killers(
         jobs, mp_context=context, initializer=_set_work, initargs=(os.getpid(), corpus, counted)
     )
     ended = False
+    failed: list[BaseException | None] = []
+    previous, threading.excepthook = (
+        threading.excepthook,
+        lambda hook: failed.append(hook.exc_value),
+    )
     try:
-        yield from pool.map(_killers_named, [mutant.name for mutant in mutants])
+        futures = [pool.submit(_killers_named, mutant.name) for mutant in mutants]
+        for future in futures:
+            while not future.done():
+                wait([future], timeout=_WATCH_SECONDS)
+                _check_pool(pool, failed)
+            yield future.result()
         ended = True
     finally:
+        threading.excepthook = previous
         # interrupted (a second Ctrl-C among them): no wait for workers that may never end
         pool.shutdown(wait=ended, cancel_futures=True)
         if not ended:
             _kill_workers()
+
+
+_WATCH_SECONDS = 0.5
+"""How often a run of several jobs checks that its pool still works."""
+
+
+def _check_pool(pool: ProcessPoolExecutor, failed: Sequence[BaseException | None]) -> None:
+    """UsageError when the pool's own thread has died, saying why.
+
+    ``failed`` holds what threads raised meanwhile, kept from being printed as tracebacks.
+    Under a tight memory limit the thread that feeds the workers fails to start a thread, and
+    with it gone no result ever comes: the run would wait for ever.
+    """
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if isinstance(manager, threading.Thread) and not manager.is_alive():
+        why = next((str(exc) for exc in failed if exc is not None), "it ended")
+        raise UsageError(f"the pool of --jobs stopped working ({why}): run with --jobs 1")
 
 
 def _kill_workers() -> None:
