@@ -657,3 +657,40 @@ def test_running_out_of_memory_is_the_harness_s_error_not_a_verdict(
     monkeypatch.setattr(tally, "run", exhausted)
     code, out, err = run("tally", "115")
     assert (code, out, err) == (2, "", "fiveup tally: error: out of memory\n")
+
+
+def _open_files(limit: int) -> Callable[[], None]:
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+
+    return limited
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_NOFILE is POSIX")
+def test_running_out_of_file_descriptors_is_named_as_such() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "fiveup", "fuzz", "--engine", "reference", "--jobs", "2"],
+        capture_output=True,
+        text=True,
+        preexec_fn=_open_files(16),
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        "fiveup fuzz: error: Too many open files: the process may open no more files (ulimit -n)\n"
+    )
+
+
+def test_a_working_directory_removed_under_the_command_is_named_as_such(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    code, _, err = run("certify", "--case", "doc.scoring.tally-5", "--output", "r.json")
+    assert code == 2
+    assert err == (
+        "fiveup certify: error: No such file or directory: the working directory no longer exists\n"
+    )

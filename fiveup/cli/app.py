@@ -280,12 +280,29 @@ def _main(words: list[str], streams: Streams) -> int:
     except UnicodeEncodeError as exc:  # PYTHONIOENCODING=ascii, say, and a Finnish word
         _say(streams, f"{prefix}: error: {_unwritable(exc)}\n")
     except OSError as exc:
-        # An error with no file name is a write to a stream the caller gave (stdout to a full
-        # disk, a closed terminal): say so rather than print an empty name.
-        where = printable(str(exc.filename)) if exc.filename else "writing the output"
         with contextlib.suppress(OSError):  # stderr itself may be full: the code is left
-            streams.stderr.write(f"{prefix}: error: {shown(f'{where}: {exc.strerror or exc}')}\n")
+            streams.stderr.write(f"{prefix}: error: {shown(_os_error(exc))}\n")
     return 2
+
+
+def _os_error(exc: OSError) -> str:
+    """What an OSError that reached the command line says: the file it names, or where it was.
+
+    One with no file name is most often a write to a stream the caller gave (stdout to a full
+    disk, a closed terminal); but not when the process ran out of descriptors, or its working
+    directory was removed under it.
+    """
+    why = exc.strerror or str(exc)
+    if exc.filename:
+        return f"{printable(str(exc.filename))}: {why}"
+    if exc.errno in (errno.EMFILE, errno.ENFILE):
+        return f"{why}: the process may open no more files (ulimit -n)"
+    if exc.errno == errno.ENOENT:
+        try:
+            os.getcwd()
+        except OSError:
+            return f"{why}: the working directory no longer exists"
+    return f"writing the output: {why}"
 
 
 def _unwritable(exc: UnicodeEncodeError) -> str:
