@@ -30,9 +30,9 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .polling import Credit
 
@@ -45,10 +45,14 @@ __all__ = [
     "Tail",
     "Timeout",
     "become_subreaper",
+    "become_worker",
     "continue_stopped",
     "descendants",
     "die_with_parent",
     "kill_descendants",
+    "kill_workers",
+    "start_resource_tracker",
+    "starting_workers",
     "tracks_descendants",
 ]
 
@@ -163,6 +167,88 @@ def die_with_parent(parent: int) -> None:
         return
     if os.getppid() != parent:  # it ended before the request was made
         os._exit(1)
+
+
+def start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker, deaf to SIGHUP as it is to SIGINT and SIGTERM.
+
+    It shares the process group: a closed terminal's SIGHUP killed it, and the pool started
+    another, which printed a warning and a traceback for every semaphore it had not seen.
+    Call it before a pool of ``--jobs`` starts; a tracker already running is kept.
+    """
+    from multiprocessing import resource_tracker
+
+    hangup = getattr(signal, "SIGHUP", None)
+    if hangup is None or threading.current_thread() is not threading.main_thread():
+        resource_tracker.ensure_running()
+        return
+    previous = signal.signal(hangup, signal.SIG_IGN)  # inherited by the tracker it starts
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        signal.signal(hangup, previous)
+
+
+_ENDING: Final = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+"""The signals that end a run: Ctrl-C, ``kill``, a closed terminal."""
+
+
+@contextlib.contextmanager
+def starting_workers() -> Iterator[None]:
+    """Within: workers started are born deaf to Ctrl-C, and this process's signals wait.
+
+    A signal that lands while a pool starts its processes (inside its locks and queues) could
+    leave the pool hung, and a worker not yet at :func:`become_worker` died of Ctrl-C with a
+    traceback. So :data:`_ENDING` are recorded, not acted on, until the block ends, when the
+    first is raised again at once; and SIGINT is blocked, a mask the workers inherit (as
+    multiprocessing's resource tracker does). Main thread only; elsewhere nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+
+    def later(signum: int, frame: object) -> None:
+        caught.append(signum)
+
+    previous = {signum: signal.signal(signum, later) for signum in _ENDING}
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a pending one: caught
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if caught:
+            signal.raise_signal(caught[0])
+
+
+def kill_workers() -> None:
+    """Kill this process's multiprocessing children (a pool's workers) and reap them.
+
+    Through multiprocessing itself: a child reaped behind its back (:func:`kill_descendants`)
+    stays alive in its books for ever, and a pool's thread then waits for it at exit.
+    """
+    import multiprocessing
+
+    for worker in multiprocessing.active_children():
+        worker.kill()
+    for worker in multiprocessing.active_children():
+        worker.join(5)
+
+
+def become_worker(parent: int) -> None:
+    """Start a worker of ``--jobs``: it dies with ``parent``, and leaves Ctrl-C to it.
+
+    See :func:`die_with_parent`. A terminal's Ctrl-C reaches the whole process group; the
+    parent ends the run and kills its workers, so a worker that took it too would only print a
+    traceback of its own.
+    """
+    die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # as starting_workers left it
 
 
 @dataclass(frozen=True, slots=True)

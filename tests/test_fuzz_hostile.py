@@ -265,7 +265,7 @@ def _alive(pid: int) -> bool:
     ids=["fuzz", "mutants"],
 )
 def test_jobs_workers_and_their_engines_die_with_a_harness_killed_outright(
-    command: list[str],
+    command: list[str], tmp_path: Path
 ) -> None:
     import subprocess
     import time
@@ -273,7 +273,10 @@ def test_jobs_workers_and_their_engines_die_with_a_harness_killed_outright(
     argv = [sys.executable, "-m", "fiveup", *command]
     if command[0] == "fuzz":
         argv += ["--jobs", "2"]
-    with subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as harness:
+    env = {**os.environ, "TMPDIR": str(tmp_path)}  # what a harness killed outright leaves
+    with subprocess.Popen(
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
+    ) as harness:
         deadline = time.monotonic() + 60
         below: set[int] = set()
         while len(below) < 2 and time.monotonic() < deadline:
@@ -291,3 +294,48 @@ def test_jobs_workers_and_their_engines_die_with_a_harness_killed_outright(
         for pid in left:
             os.kill(pid, 9)
         assert not left, f"{len(left)} of {len(below)} processes outlived the harness"
+
+
+_GROUP_SIGNALS = [
+    pytest.param(name, marks=() if name == "SIGHUP" else pytest.mark.campaign, id=name)
+    for name in ("SIGHUP", "SIGINT", "SIGTERM")
+]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and process groups")
+@pytest.mark.parametrize("signal_name", _GROUP_SIGNALS)
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["fuzz", "--engine", "reference", "--rounds", "1000000", "--jobs", "2"],
+        ["mutants", "--jobs", "2"],
+    ],
+    ids=["fuzz", "mutants"],
+)
+def test_a_signal_to_the_whole_group_of_a_jobs_run_ends_it_in_one_line(
+    command: list[str], signal_name: str
+) -> None:
+    import signal
+    import subprocess
+    import time
+
+    signum = getattr(signal, signal_name)
+    with subprocess.Popen(
+        [sys.executable, "-m", "fiveup", *command],
+        start_new_session=True,  # a terminal's group: its workers and helpers get it too
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as run:
+        deadline = time.monotonic() + 60
+        while len(_below(run.pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)  # the tracker and two workers
+        os.killpg(run.pid, signum)
+        try:
+            _, err = run.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+            pytest.fail(f"{command[0]} --jobs 2 hung after {signal_name}")
+    said = "interrupted" if signum == signal.SIGINT else f"terminated by {signal_name}"
+    assert (run.returncode, err) == (128 + signum, f"fiveup {command[0]}: {said}\n")

@@ -18,7 +18,6 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack, contextmanager
-from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import Any, Final, TextIO
 
@@ -32,10 +31,13 @@ from fiveup.fuzz.report import campaign_report, merge_reports, write_text
 from fiveup.harness.engines import close_engine, open_engine, start_now
 from fiveup.harness.pipes import (
     become_subreaper,
+    become_worker,
     continue_stopped,
     descendants,
-    die_with_parent,
     kill_descendants,
+    kill_workers,
+    start_resource_tracker,
+    starting_workers,
 )
 from fiveup.harness.regressions import REPORT_MAX_BYTES, REPORT_MAX_VALUES
 from fiveup.harness.sandbox import Sandbox
@@ -281,18 +283,21 @@ def _campaign(args: argparse.Namespace, streams: Streams) -> Findings:
     context = multiprocessing.get_context("spawn")
     findings = Findings(args.seed)
     become_subreaper()  # an engine outliving the worker it killed comes here, to be killed
-    resource_tracker.ensure_running()  # multiprocessing's own helper: spared below
+    start_resource_tracker()  # multiprocessing's own helper: spared below
     spared = descendants()
-    pool = ProcessPoolExecutor(
-        max_workers=jobs, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
-    )
+    with starting_workers():
+        pool = ProcessPoolExecutor(
+            max_workers=jobs, mp_context=context, initializer=become_worker,
+            initargs=(os.getpid(),),
+        )  # fmt: skip
     ended = False
     try:
-        futures = [
-            pool.submit(_play, candidate, baseline, args.seed, part, args.players, args.out,
-                        args.timeout, args.levels, _keep(args), _sandbox(args))
-            for part in parts
-        ]  # fmt: skip
+        with starting_workers():  # the workers start with the first tasks
+            futures = [
+                pool.submit(_play, candidate, baseline, args.seed, part, args.players, args.out,
+                            args.timeout, args.levels, _keep(args), _sandbox(args))
+                for part in parts
+            ]  # fmt: skip
         for future in futures:
             while not future.done():
                 wait([future], timeout=_WATCH_SECONDS)
@@ -307,6 +312,8 @@ def _campaign(args: argparse.Namespace, streams: Streams) -> Findings:
         ) from None
     finally:
         pool.shutdown(wait=ended, cancel_futures=True)  # workers that ended close their engines
+        if not ended:
+            kill_workers()  # first, by multiprocessing: the pool must see them end
         kill_descendants(spared)
     return findings
 

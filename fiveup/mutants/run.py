@@ -9,16 +9,24 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, wait
 from dataclasses import dataclass
+from multiprocessing.context import BaseContext
 
 from fiveup.errors import UsageError
 from fiveup.harness.certify import Verdict, certify
 from fiveup.harness.corpus import Case, Corpus
-from fiveup.harness.pipes import die_with_parent
+from fiveup.harness.pipes import (
+    become_worker,
+    kill_workers,
+    start_resource_tracker,
+    starting_workers,
+)
 from fiveup.reference import ReferenceEngine
 
 from .catalogue import CATALOGUE, Mutant, mutant_named
@@ -116,11 +124,17 @@ _WORK: tuple[Corpus, list[Case]] | None = None
 """A worker process's corpus and counted cases, sent once when it starts (``--jobs``)."""
 
 
-def _set_work(parent: int, corpus: Corpus, cases: list[Case]) -> None:
-    """A worker's start: it dies with the process that runs the pool, then keeps its work."""
+def _set_work(parent: int, work: str) -> None:
+    """A worker's start: it dies with the process that runs the pool, then reads its work.
+
+    The corpus and the cases come in a file, not as the pool's arguments: those are written to
+    each worker as it starts, and one that dies before it has read them all (a SIGTERM to the
+    whole group) left the pool writing to it for ever.
+    """
     global _WORK
-    die_with_parent(parent)
-    _WORK = (corpus, cases)
+    become_worker(parent)
+    with open(work, "rb") as fh:
+        _WORK = pickle.load(fh)
 
 
 def _killers_named(name: str) -> tuple[str, ...]:
@@ -144,17 +158,31 @@ def _all_killers(
         if catalogue.get(mutant.name) is not mutant:
             raise ValueError(f"{mutant.name}: only the catalogue's mutants run in several jobs")
     context = multiprocessing.get_context("spawn")  # no fork of a caller's threads
+    start_resource_tracker()
+    with tempfile.NamedTemporaryFile(
+        prefix="fiveup-mutants-", suffix=".pickle", delete=False
+    ) as fh:
+        pickle.dump((corpus, counted), fh)  # a private file (0600), removed below
+    try:
+        yield from _pooled(mutants, jobs, context, fh.name)
+    finally:
+        os.unlink(fh.name)
+
+
+def _pooled(
+    mutants: Sequence[Mutant], jobs: int, context: BaseContext, work: str
+) -> Iterator[tuple[str, ...]]:
+    """:func:`_all_killers` in a pool of ``jobs`` workers, which read their work from ``work``."""
     pool = ProcessPoolExecutor(
-        jobs, mp_context=context, initializer=_set_work, initargs=(os.getpid(), corpus, counted)
+        jobs, mp_context=context, initializer=_set_work, initargs=(os.getpid(), work)
     )
     ended = False
     failed: list[BaseException | None] = []
-    previous, threading.excepthook = (
-        threading.excepthook,
-        lambda hook: failed.append(hook.exc_value),
-    )
+    previous = threading.excepthook  # a thread's failure is said once, in the error below
+    threading.excepthook = lambda hook: failed.append(hook.exc_value)
     try:
-        futures = [pool.submit(_killers_named, mutant.name) for mutant in mutants]
+        with starting_workers():  # the workers start with the first tasks
+            futures = [pool.submit(_killers_named, mutant.name) for mutant in mutants]
         for future in futures:
             while not future.done():
                 wait([future], timeout=_WATCH_SECONDS)
@@ -166,7 +194,7 @@ def _all_killers(
         # interrupted (a second Ctrl-C among them): no wait for workers that may never end
         pool.shutdown(wait=ended, cancel_futures=True)
         if not ended:
-            _kill_workers()
+            kill_workers()
 
 
 _WATCH_SECONDS = 0.5
@@ -184,14 +212,6 @@ def _check_pool(pool: ProcessPoolExecutor, failed: Sequence[BaseException | None
     if isinstance(manager, threading.Thread) and not manager.is_alive():
         why = next((str(exc) for exc in failed if exc is not None), "it ended")
         raise UsageError(f"the pool of --jobs stopped working ({why}): run with --jobs 1")
-
-
-def _kill_workers() -> None:
-    """Kill this process's worker processes and reap them."""
-    for worker in multiprocessing.active_children():
-        worker.kill()
-    for worker in multiprocessing.active_children():
-        worker.join(5)
 
 
 def measure(
