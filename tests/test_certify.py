@@ -68,6 +68,7 @@ def test_fiveup_cli_certify_puts_the_html_reports_spec_copy_in_place_with_its_fi
     copy = tmp_path / "report-spec"
     copy.mkdir()
     (copy / "index.html").write_text("the old copy", encoding="utf-8")
+    (copy / ".fiveup-site").write_text("", encoding="utf-8")  # an earlier copy fiveup wrote
     disk_full_at(monkeypatch, badge)
     argv = ["certify", "--fresh", "0", "--format", "html", "--output", str(page)]
     assert main([*argv, "--badge", str(badge)], stdout=io.StringIO(), stderr=io.StringIO()) == 2
@@ -76,3 +77,26 @@ def test_fiveup_cli_certify_puts_the_html_reports_spec_copy_in_place_with_its_fi
     assert main(argv, stdout=io.StringIO(), stderr=io.StringIO()) == 0
     assert page.is_file() and "the old copy" not in (copy / "index.html").read_text()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report-spec", "report.html"]
+
+
+def test_fiveup_cli_certify_refuses_an_html_report_whose_spec_copy_would_replace_other_files(
+    tmp_path: Path,
+) -> None:
+    import io
+
+    from fiveup.cli import main
+
+    page, notes = tmp_path / "notes.html", tmp_path / "notes-spec"
+    notes.mkdir()
+    (notes / "thesis.txt").write_text("a year of work", encoding="utf-8")
+    err = io.StringIO()
+    argv = ["certify", "--fresh", "0", "--format", "html", "--output", str(page)]
+    assert main(argv, stdout=io.StringIO(), stderr=err) == 2
+    assert (notes / "thesis.txt").read_text(encoding="utf-8") == "a year of work"
+    assert not page.exists()
+    assert f"--output: {notes} holds files that are not a copy of the spec" in err.getvalue()
+    (tmp_path / "empty.html").touch()
+    (tmp_path / "empty-spec").mkdir()  # an empty folder takes the copy
+    argv = ["certify", "--fresh", "0", "--format", "html", "--output", str(tmp_path / "empty.html")]
+    assert main(argv, stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    assert (tmp_path / "empty-spec" / ".fiveup-site").is_file()

@@ -35,7 +35,7 @@ from .common import (
     write_all_atomically,
 )
 from .options import a_file, count, mebibytes, seconds, seed
-from .spec_copy import check_site, spec_copy_folder, stage_spec_copy
+from .spec_copy import check_site, check_spec_copy_place, spec_copy_folder, stage_spec_copy
 from .tally import tally_text
 
 DEFAULT_FRESH = 5
@@ -386,13 +386,26 @@ _Output = tuple[Path, str, str]
 """A file a run writes: its path, its text and the option that names it."""
 
 
-def run(args: argparse.Namespace, streams: Streams) -> int:
-    """Certify; 0 when the engine conforms (or has no new failures), 1 when not."""
+def _html_site(args: argparse.Namespace) -> str | None:
+    """``--site`` checked, or None; UsageError for HTML options that cannot work, before the run.
+
+    Without ``--site`` the copy of the spec goes beside the page: a folder of other files in
+    its place is refused now, not after the run (the copy would replace it whole).
+    """
     if args.format == "html" and not args.output:
         raise UsageError("--format html needs --output FILE: a page is written to a file")
     if args.site is not None and args.format != "html":
         raise UsageError("--site has a use only with --format html: it is where rules link to")
-    site = check_site(args.site) if args.site is not None else None
+    if args.site is not None:
+        return check_site(args.site)
+    if args.format == "html":
+        check_spec_copy_place(args.output)
+    return None
+
+
+def run(args: argparse.Namespace, streams: Streams) -> int:
+    """Certify; 0 when the engine conforms (or has no new failures), 1 when not."""
+    site = _html_site(args)
     for option in _OUTPUTS:
         check_writable(getattr(args, option), f"--{option.replace('_', '-')}")
     _check_distinct(args)

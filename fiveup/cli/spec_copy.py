@@ -75,12 +75,34 @@ def write_spec_copy(output: Path) -> str:
     return staged.target.name
 
 
-def stage_spec_copy(output: Path) -> StagedSite:
-    """The site for beside ``output``, built and not yet in place (:meth:`StagedSite.commit`)."""
+def check_spec_copy_place(output: Path) -> None:
+    """UsageError unless the spec's copy may go beside ``output``.
+
+    Into a new or empty folder, or over an earlier copy (a site fiveup wrote); never over a
+    folder of other files, which the copy would replace whole.
+    """
     target = spec_copy_folder(output)
     if target.is_symlink() or (target.exists() and not target.is_dir()):
         raise UsageError(f"--output: {printable(str(target))} is in the way of the spec's copy")
-    return stage_site(target, "--output", f"the spec's copy {printable(str(target))}")
+    if target.is_dir() and not _a_site(target):
+        try:
+            holds = next(target.iterdir(), None) is not None
+        except OSError as exc:
+            raise UsageError(f"--output: {printable(str(target))}: {exc.strerror}") from None
+        if holds:
+            raise UsageError(
+                f"--output: {printable(str(target))} holds files that are not a copy of the "
+                "spec fiveup wrote, and the report's copy of the spec goes there, replacing "
+                "the folder whole: move them, or name another --output"
+            )
+
+
+def stage_spec_copy(output: Path) -> StagedSite:
+    """The site for beside ``output``, built and not yet in place (:meth:`StagedSite.commit`)."""
+    check_spec_copy_place(output)
+    target = spec_copy_folder(output)
+    what = f"the spec's copy {printable(str(target))}"
+    return stage_site(target, "--output", what, only_a_site=True)
 
 
 SITE_MARK = ".fiveup-site"
