@@ -22,7 +22,7 @@ import json
 import os
 import shlex
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,7 +46,7 @@ from .report import (
     score_tallies,
 )
 from .spec_index import spec_rules, spec_sections
-from .text import printable
+from .text import cut, printable
 
 __all__ = ["MAX_DETAILED", "MAX_RULE_TEXT", "Diagram", "draw_layout", "html_report"]
 
@@ -375,18 +375,23 @@ def _not_passed(page: _Page) -> None:
     page.add(*(f'<p class="note cap">{_clean(note)}.</p>' for note in notes))
     for o in shown[:MAX_DETAILED]:
         _case(page, o, page.engine_args)
-    rest = shown[MAX_DETAILED:]
-    if rest:
-        page.add('<ul class="rest">')
-        page.add(
-            *(
-                f"<li><code>{_clean(o.result.case.id)}</code> {_clean(o.verdict.value)} "
-                f"({_clean(o.result.rule)})</li>"
-                for o in rest
-            )
-        )
-        page.add("</ul>")
+    _rest(page, shown[MAX_DETAILED:])
     page.add("</section>")
+
+
+def _rest(page: _Page, rest: Sequence[Outcome]) -> None:
+    """The cases past :data:`MAX_DETAILED`, one line each, with the anchor a link to it finds."""
+    if not rest:
+        return
+    page.add('<ul class="rest">')
+    page.add(
+        *(
+            f'<li id="{_anchor(o.result.case.id)}"><code>{_clean(o.result.case.id)}</code> '
+            f"{_clean(o.verdict.value)} ({_clean(o.result.rule)})</li>"
+            for o in rest
+        )
+    )
+    page.add("</ul>")
 
 
 def _listed(page: _Page, ident: str, title: str, items: Iterable[str]) -> None:
@@ -433,8 +438,14 @@ def _fresh(page: _Page) -> None:
         f"<p>seed {run.fresh_seed}, expected as the reference plays them: {passed} passed, "
         f"{len(bad)} failed or errored of {len(run.fresh)}</p>",
     )
+    if len(bad) > MAX_DETAILED:
+        page.add(
+            f'<p class="note cap">the first {MAX_DETAILED} cases are told in full, the rest '
+            "listed below.</p>"
+        )
     for o in bad[:MAX_DETAILED]:
         _case(page, o, page.engine_args)
+    _rest(page, bad[MAX_DETAILED:])
     page.add("</section>")
 
 
@@ -504,7 +515,9 @@ def html_report(
         "<!DOCTYPE html>",
         '<html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><meta charset="utf-8"/>',
         '<meta name="viewport" content="width=device-width, initial-scale=1"/>',
-        f"<title>{_clean(f'Five Up conformance: {name}: {model.conclusion.value}')}</title>",
+        # the verdict first: an engine's name of any length cannot push it out of a tab
+        f"<title>{_clean(f'{model.conclusion.value}: {cut(name, 80)} (Five Up conformance)')}"
+        "</title>",
         f"<style>{_STYLE}</style></head><body>",
         "<h1>Five Up conformance report</h1>",
         f'<p class="verdict {_VERDICT_CLASS[model.conclusion]}" id="verdict">{_clean(model.line)}'

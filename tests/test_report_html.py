@@ -20,7 +20,7 @@ from fiveup.contract.engine import Engine, Level
 from fiveup.harness.certify import Outcome, Run, Verdict, certify
 from fiveup.harness.corpus import Case, Corpus, load_corpus
 from fiveup.harness.report import conclusion_line, summaries
-from fiveup.harness.report_html import html_report
+from fiveup.harness.report_html import MAX_DETAILED, html_report
 from fiveup.harness.runner import CaseResult, Difference, Status
 from fiveup.mutants import mutant_named
 
@@ -299,3 +299,44 @@ def test_fiveup_harness_report_html_names_claimed_features_and_counts_failing_fr
     identity = text_of(by_id(root, "identity"))
     assert "levels declarednone" in identity and "features declaredscoring.credit" in identity
     assert "1 of 1 fresh cases failing" in text_of(by_id(root, "counts"))
+
+
+def test_fiveup_harness_report_html_the_title_leads_with_the_verdict_not_the_engines_name(
+    wrong_run: Run,
+) -> None:
+    forged = "fake: CONFORMS at levels scoring, layout, round, match, moves" + " " * 500 + "x"
+    assert wrong_run.engine is not None
+    engine = wrong_run.engine.copy()
+    engine["name"] = forged
+    run = dataclasses.replace(wrong_run, engine=engine)
+    root = parse(html_report(run, []))
+    title = text_of(next(root.iter(f"{XHTML}title")))
+    assert title.startswith("DOES NOT CONFORM: fake: CONFORMS at levels")
+    assert len(title) < 250  # the name is cut: the verdict and the suite stay in sight
+    assert title.endswith("(Five Up conformance)")
+
+
+def _failed(index: int, prefix: str = "rule.layout.many") -> Outcome:
+    case = Case(
+        id=f"{prefix}-{index}", title="t", rules=("CNT-1",), level=Level.LAYOUT, given={},
+        expect={}, provenance={}, description="", file="f.yaml", line=1,
+    )  # fmt: skip
+    result = CaseResult(case, Status.FAIL, (Difference("/sum", 5, 6, rule="CNT-1"),), "1")
+    return Outcome(result, Verdict.FAILED)
+
+
+def test_fiveup_harness_report_html_every_link_in_the_page_finds_its_anchor_past_the_detailed() -> (
+    None
+):
+    outcomes = tuple(_failed(i) for i in range(MAX_DETAILED + 30))
+    fresh = tuple(_failed(i, "fresh.layout.s5") for i in range(MAX_DETAILED + 20))
+    corpus = Corpus(tuple(o.result.case for o in outcomes), "d", ("f.yaml",))
+    run = dataclasses.replace(Run(None, "", corpus, outcomes), fresh=fresh, fresh_seed=5)
+    root = parse(html_report(run, []))
+    ids = [e.get("id") for e in root.iter() if e.get("id")]
+    assert len(ids) == len(set(ids))  # each anchor once
+    links = {e.get("href", "")[1:] for e in root.iter(f"{XHTML}a") if e.get("href", "")[:1] == "#"}
+    assert links and not links - set(ids), sorted(links - set(ids))[:5]
+    page = html_report(run, [])
+    for o in (outcomes[-1], fresh[-1]):  # past the detailed ones: listed, not dropped
+        assert f"<code>{o.result.case.id}</code>" in page
