@@ -100,3 +100,26 @@ def test_fiveup_cli_certify_refuses_an_html_report_whose_spec_copy_would_replace
     argv = ["certify", "--fresh", "0", "--format", "html", "--output", str(tmp_path / "empty.html")]
     assert main(argv, stdout=io.StringIO(), stderr=io.StringIO()) == 0
     assert (tmp_path / "empty-spec" / ".fiveup-site").is_file()
+
+
+@pytest.mark.parametrize("name", ["run #5.html", "a?b.html", "100%.html"])
+def test_fiveup_cli_certify_an_html_report_s_links_into_its_spec_copy_resolve_whatever_its_name(
+    tmp_path: Path, name: str
+) -> None:
+    import html
+    import io
+    import re
+    from urllib.parse import unquote, urlsplit
+
+    from fiveup.cli import main
+
+    page = tmp_path / name
+    wrong = "fiveup.mutants.engines:pen2_remainder_three_rounds_down"  # its rules are linked
+    argv = ["certify", "--engine", wrong, "--format", "html", "--output", str(page), "-k", "PEN"]
+    assert main(argv, stdout=io.StringIO(), stderr=io.StringIO()) == 1
+    hrefs = {html.unescape(h) for h in re.findall(r'href="([^"#][^"]*)"', page.read_text())}
+    local = [h for h in hrefs if not h.startswith(("http:", "https:"))]
+    assert local, "the page links into its copy of the spec"
+    for href in local:
+        target = tmp_path / unquote(urlsplit(href).path)
+        assert target.is_file(), href

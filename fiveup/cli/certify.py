@@ -7,6 +7,7 @@ import os
 import secrets
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from urllib.parse import quote
 
 from fiveup.contract.engine import DEFAULT_ENGINE, Level
 from fiveup.errors import UsageError
@@ -413,7 +414,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     copy = None
     if args.format == "html" and site is None:  # built now, put in place with the files
         copy = stage_spec_copy(args.output)
-        site = copy.target.name
+        site = quote(copy.target.name)  # a link: '#', '?' or '%' in the name is escaped
     try:
         text = _report(result, args, site)
         outputs = [(args.output, text, "--output")] if args.output else []
