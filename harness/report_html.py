@@ -515,6 +515,10 @@ def html_report(
         "<!DOCTYPE html>",
         '<html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><meta charset="utf-8"/>',
         '<meta name="viewport" content="width=device-width, initial-scale=1"/>',
+        # a second line of defence behind the escaping: no script, no fetch, whatever the page
+        # holds of an engine's words
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        "style-src 'unsafe-inline'; img-src 'self' data:\"/>",
         # the verdict first: an engine's name of any length cannot push it out of a tab
         f"<title>{_clean(f'{model.conclusion.value}: {cut(name, 80)} (Five Up conformance)')}"
         "</title>",

@@ -178,6 +178,7 @@ def test_fiveup_harness_report_html_nothing_from_the_engine_reaches_the_page_une
     page = html_report(_hostile_run(), ["--engine-cmd", HOSTILE])
     root = parse(page)  # no stray tag, no control character XML refuses
     assert "<script" not in page
+    assert "content=\"default-src 'none'; style-src 'unsafe-inline'" in page  # nor would one run
     assert "&lt;script&gt;alert(1)&lt;/script&gt;&amp;amp;" in page
     assert "\\x01" in page and "\\xff" in page
     assert "not drawn: 41 tiles, more than a set holds" in page
