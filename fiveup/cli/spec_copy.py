@@ -84,17 +84,22 @@ def check_spec_copy_place(output: Path) -> None:
     target = spec_copy_folder(output)
     if target.is_symlink() or (target.exists() and not target.is_dir()):
         raise UsageError(f"--output: {printable(str(target))} is in the way of the spec's copy")
-    if target.is_dir() and not _a_site(target):
-        try:
-            holds = next(target.iterdir(), None) is not None
-        except OSError as exc:
-            raise UsageError(f"--output: {printable(str(target))}: {exc.strerror}") from None
-        if holds:
-            raise UsageError(
-                f"--output: {printable(str(target))} holds files that are not a copy of the "
-                "spec fiveup wrote, and the report's copy of the spec goes there, replacing "
-                "the folder whole: move them, or name another --output"
-            )
+    if _holds_other_files(target, "--output"):
+        raise UsageError(
+            f"--output: {printable(str(target))} holds files that are not a copy of the "
+            "spec fiveup wrote, and the report's copy of the spec goes there, replacing "
+            "the folder whole: move them, or name another --output"
+        )
+
+
+def _holds_other_files(target: Path, option: str) -> bool:
+    """Whether ``target`` is a folder of files that are no site fiveup wrote (:func:`_a_site`)."""
+    if not target.is_dir() or _a_site(target):
+        return False
+    try:
+        return next(target.iterdir(), None) is not None
+    except OSError as exc:
+        raise UsageError(f"{option} {printable(str(target))}: {exc.strerror}") from None
 
 
 def stage_spec_copy(output: Path) -> StagedSite:
@@ -172,16 +177,11 @@ class StagedSite:
 
 def stage_site(target: Path, option: str, what: str, *, only_a_site: bool = False) -> StagedSite:
     """The spec site for ``target``, built beside it (see :func:`write_site_whole`)."""
-    if only_a_site and target.is_dir() and not _a_site(target):
-        try:
-            holds = next(target.iterdir(), None) is not None
-        except OSError as exc:
-            raise UsageError(f"{option} {printable(str(target))}: {exc.strerror}") from None
-        if holds:
-            raise UsageError(
-                f"{option} {printable(str(target))}: holds files that are not a site fiveup "
-                "wrote: name a new or empty folder (or an earlier site), it is replaced whole"
-            )
+    if only_a_site and _holds_other_files(target, option):
+        raise UsageError(
+            f"{option} {printable(str(target))}: holds files that are not a site fiveup "
+            "wrote: name a new or empty folder (or an earlier site), it is replaced whole"
+        )
     parent = target.parent if str(target.parent) else Path(".")
     try:
         fresh = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
