@@ -31,6 +31,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -50,9 +51,9 @@ __all__ = [
     "descendants",
     "die_with_parent",
     "kill_descendants",
-    "kill_workers",
     "start_resource_tracker",
     "starting_workers",
+    "stop_pool",
     "tracks_descendants",
 ]
 
@@ -225,18 +226,25 @@ def starting_workers() -> Iterator[None]:
             signal.raise_signal(caught[0])
 
 
-def kill_workers() -> None:
-    """Kill this process's multiprocessing children (a pool's workers) and reap them.
+def stop_pool(pool: Executor) -> None:
+    """End a pool of ``--jobs`` that did not finish: nothing more runs, its workers are killed.
 
-    Through multiprocessing itself: a child reaped behind its back (:func:`kill_descendants`)
-    stays alive in its books for ever, and a pool's thread then waits for it at exit.
+    The workers are killed and reaped through multiprocessing itself: a child reaped behind
+    its back (:func:`kill_descendants`) stays alive in its books for ever, and the pool's
+    thread then waits for it at exit. That thread is waited for too (5 s at most) as it sees
+    them gone and closes its pipes: at exit, Python would otherwise write to one it is
+    closing, and print the OSError after the command's last line.
     """
     import multiprocessing
 
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
+    pool.shutdown(wait=False, cancel_futures=True)
     for worker in multiprocessing.active_children():
         worker.kill()
     for worker in multiprocessing.active_children():
         worker.join(5)
+    if isinstance(manager, threading.Thread) and manager is not threading.current_thread():
+        manager.join(5)
 
 
 def become_worker(parent: int) -> None:

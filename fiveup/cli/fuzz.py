@@ -35,9 +35,9 @@ from fiveup.harness.pipes import (
     continue_stopped,
     descendants,
     kill_descendants,
-    kill_workers,
     start_resource_tracker,
     starting_workers,
+    stop_pool,
 )
 from fiveup.harness.regressions import REPORT_MAX_BYTES, REPORT_MAX_VALUES
 from fiveup.harness.sandbox import Sandbox
@@ -311,9 +311,10 @@ def _campaign(args: argparse.Namespace, streams: Streams) -> Findings:
             "test may signal its parent, the worker): run with --jobs 1, or --sandbox"
         ) from None
     finally:
-        pool.shutdown(wait=ended, cancel_futures=True)  # workers that ended close their engines
-        if not ended:
-            kill_workers()  # first, by multiprocessing: the pool must see them end
+        if ended:
+            pool.shutdown(wait=True)  # workers that ended closed their engines
+        else:
+            stop_pool(pool)  # first, through multiprocessing: the pool must see them end
         kill_descendants(spared)
     return findings
 

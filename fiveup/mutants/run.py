@@ -23,9 +23,9 @@ from fiveup.harness.certify import Verdict, certify
 from fiveup.harness.corpus import Case, Corpus
 from fiveup.harness.pipes import (
     become_worker,
-    kill_workers,
     start_resource_tracker,
     starting_workers,
+    stop_pool,
 )
 from fiveup.reference import ReferenceEngine
 
@@ -191,10 +191,10 @@ def _pooled(
         ended = True
     finally:
         threading.excepthook = previous
-        # interrupted (a second Ctrl-C among them): no wait for workers that may never end
-        pool.shutdown(wait=ended, cancel_futures=True)
-        if not ended:
-            kill_workers()
+        if ended:
+            pool.shutdown(wait=True)
+        else:  # interrupted (a second Ctrl-C among them): no wait for workers that may not end
+            stop_pool(pool)
 
 
 _WATCH_SECONDS = 0.5
