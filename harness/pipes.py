@@ -51,6 +51,7 @@ __all__ = [
     "descendants",
     "die_with_parent",
     "kill_descendants",
+    "pool_workers",
     "start_resource_tracker",
     "starting_workers",
     "stop_pool",
@@ -235,16 +236,25 @@ def stop_pool(pool: Executor) -> None:
     them gone and closes its pipes: at exit, Python would otherwise write to one it is
     closing, and print the OSError after the command's last line.
     """
-    import multiprocessing
-
-    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets them
+    workers = pool_workers(pool)
     pool.shutdown(wait=False, cancel_futures=True)
-    for worker in multiprocessing.active_children():
+    for worker in workers:
         worker.kill()
-    for worker in multiprocessing.active_children():
+    for worker in workers:
         worker.join(5)
     if isinstance(manager, threading.Thread) and manager is not threading.current_thread():
         manager.join(5)
+
+
+def pool_workers(pool: Executor) -> list[Any]:
+    """The worker processes of a process pool (``multiprocessing.Process``), this pool's only.
+
+    Not every child of this process: a program running the command line in-process may have
+    children of its own.
+    """
+    processes = getattr(pool, "_processes", None)
+    return list(processes.values()) if isinstance(processes, dict) else []
 
 
 def become_worker(parent: int) -> None:

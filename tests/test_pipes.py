@@ -147,3 +147,27 @@ def test_a_worker_whose_parent_is_gone_already_ends_at_once() -> None:
         [sys.executable, "-c", _WORKER, "1"], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 1 and "ready" not in done.stdout
+
+
+def test_stop_pool_kills_the_pools_workers_and_no_other_child_of_the_process() -> None:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from fiveup.harness.pipes import pool_workers, stop_pool
+
+    context = multiprocessing.get_context("spawn")
+    mine = context.Process(target=time.sleep, args=(60,))  # a caller's own child
+    mine.start()
+    pool = ProcessPoolExecutor(1, mp_context=context)
+    try:
+        task = pool.submit(time.sleep, 60)
+        deadline = time.monotonic() + 60
+        while not pool_workers(pool) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        (worker,) = pool_workers(pool)
+        stop_pool(pool)
+        assert not worker.is_alive()
+        assert mine.is_alive()  # running the command line in-process kills nothing of its own
+    finally:
+        mine.kill()
+        mine.join(5)

@@ -35,6 +35,7 @@ from fiveup.harness.pipes import (
     continue_stopped,
     descendants,
     kill_descendants,
+    pool_workers,
     start_resource_tracker,
     starting_workers,
     stop_pool,
@@ -301,7 +302,7 @@ def _campaign(args: argparse.Namespace, streams: Streams) -> Findings:
         for future in futures:
             while not future.done():
                 wait([future], timeout=_WATCH_SECONDS)
-                workers = [child.pid for child in multiprocessing.active_children()]
+                workers = [worker.pid for worker in pool_workers(pool)]
                 continue_stopped([pid for pid in workers if pid is not None])  # SIGSTOP
             findings.merge(future.result())
         ended = True
