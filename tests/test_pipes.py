@@ -160,7 +160,7 @@ def test_stop_pool_kills_the_pools_workers_and_no_other_child_of_the_process() -
     mine.start()
     pool = ProcessPoolExecutor(1, mp_context=context)
     try:
-        task = pool.submit(time.sleep, 60)
+        pool.submit(time.sleep, 60)
         deadline = time.monotonic() + 60
         while not pool_workers(pool) and time.monotonic() < deadline:
             time.sleep(0.05)
