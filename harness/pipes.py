@@ -51,6 +51,7 @@ __all__ = [
     "descendants",
     "die_with_parent",
     "kill_descendants",
+    "pool_manager",
     "pool_workers",
     "start_resource_tracker",
     "starting_workers",
@@ -236,15 +237,21 @@ def stop_pool(pool: Executor) -> None:
     them gone and closes its pipes: at exit, Python would otherwise write to one it is
     closing, and print the OSError after the command's last line.
     """
-    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets them
+    manager = pool_manager(pool)  # shutdown forgets them
     workers = pool_workers(pool)
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
         worker.kill()
     for worker in workers:
         worker.join(5)
-    if isinstance(manager, threading.Thread) and manager is not threading.current_thread():
+    if manager is not None and manager is not threading.current_thread():
         manager.join(5)
+
+
+def pool_manager(pool: Executor) -> threading.Thread | None:
+    """The thread a process pool runs its work from (None when it has none, or not yet)."""
+    manager = getattr(pool, "_executor_manager_thread", None)
+    return manager if isinstance(manager, threading.Thread) else None
 
 
 def pool_workers(pool: Executor) -> list[Any]:

@@ -23,6 +23,7 @@ from fiveup.harness.certify import Verdict, certify
 from fiveup.harness.corpus import Case, Corpus
 from fiveup.harness.pipes import (
     become_worker,
+    pool_manager,
     start_resource_tracker,
     starting_workers,
     stop_pool,
@@ -208,8 +209,8 @@ def _check_pool(pool: ProcessPoolExecutor, failed: Sequence[BaseException | None
     Under a tight memory limit the thread that feeds the workers fails to start a thread, and
     with it gone no result ever comes: the run would wait for ever.
     """
-    manager = getattr(pool, "_executor_manager_thread", None)
-    if isinstance(manager, threading.Thread) and not manager.is_alive():
+    manager = pool_manager(pool)
+    if manager is not None and not manager.is_alive():
         why = next((str(exc) for exc in failed if exc is not None), "it ended")
         raise UsageError(f"the pool of --jobs stopped working ({why}): run with --jobs 1")
 
