@@ -196,6 +196,8 @@ _ENDING: Final = tuple(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
 )
 """The signals that end a run: Ctrl-C, ``kill``, a closed terminal."""
+_MASKS: Final = hasattr(signal, "pthread_sigmask")
+"""Whether signals can be blocked (not on Windows, where the workers are not born deaf)."""
 
 
 @contextlib.contextmanager
@@ -216,12 +218,15 @@ def starting_workers() -> Iterator[None]:
     def later(signum: int, frame: object) -> None:
         caught.append(signum)
 
-    previous = {signum: signal.signal(signum, later) for signum in _ENDING}
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    previous: dict[int, Any] = {}
     try:
+        previous.update({signum: signal.signal(signum, later) for signum in _ENDING})
+        if _MASKS:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a pending one: caught
+        if _MASKS:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a pending one: caught
         for signum, handler in previous.items():
             signal.signal(signum, handler)
         if caught:
@@ -273,7 +278,8 @@ def become_worker(parent: int) -> None:
     """
     die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # as starting_workers left it
+    if _MASKS:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # as starting_workers left it
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,6 +77,8 @@ class InputPoller:
             return None
         if not isinstance(fd, int) or not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
             return None
+        if not hasattr(select, "poll"):  # Windows: a pipe is read as it was, blocking at once
+            return None
         return cls(fd, seconds)
 
     def wait(self) -> None:
@@ -89,5 +91,9 @@ class InputPoller:
             if time.monotonic() >= until:
                 self.credit.polled(False)
                 return
-            os.sched_yield()
+            _give_way()
         self.credit.polled(True)
+
+
+_give_way = getattr(os, "sched_yield", lambda: time.sleep(0))
+"""Let another runnable process have the processor between two polls."""

@@ -171,3 +171,18 @@ def test_stop_pool_kills_the_pools_workers_and_no_other_child_of_the_process() -
     finally:
         mine.kill()
         mine.join(5)
+
+
+def test_starting_workers_without_signal_masks_still_defers_signals_and_restores_handlers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import signal
+
+    from fiveup.harness import pipes
+
+    monkeypatch.setattr(pipes, "_MASKS", False)  # as on Windows, which has no pthread_sigmask
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(KeyboardInterrupt), pipes.starting_workers():
+        signal.raise_signal(signal.SIGINT)  # recorded, then raised again as the block ends
+        assert signal.getsignal(signal.SIGTERM) is not before
+    assert signal.getsignal(signal.SIGTERM) is before

@@ -97,3 +97,16 @@ def test_a_closed_writer_ends_the_wait_at_once() -> None:
         assert poller.credit.credit == Credit.MOST // 2 + 1
     finally:
         os.close(read)
+
+
+def test_a_pipe_is_not_polled_where_select_has_no_poll(monkeypatch: pytest.MonkeyPatch) -> None:
+    import select
+
+    read, write = os.pipe()
+    monkeypatch.delattr(select, "poll")  # Windows: the read blocks at once, as it always did
+    try:
+        with os.fdopen(os.dup(read), "r") as piped:
+            assert InputPoller.of(piped) is None
+    finally:
+        os.close(read)
+        os.close(write)
